@@ -1,0 +1,203 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { describeThrown, isRateLimited, toNodeApiError, type FailedAttempt } from './errors';
+import { RequestPacer } from './pacer';
+
+export const CREDENTIAL_TYPE = 'messagingServiceApi';
+
+export type ClientContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the base URL; build it with `apiPath` so segments are encoded. */
+	path: string;
+	query?: IDataObject;
+	body?: IDataObject;
+	/**
+	 * Whether repeating the request is harmless. Idempotent requests (default: GET, PUT and DELETE) are retried
+	 * after 5xx and network failures. Sending an email or SMS is not: it is retried only when the service says it
+	 * did not process it (rate limit), never after a timeout or 5xx, which could deliver twice.
+	 */
+	idempotent?: boolean;
+	/** `{result:false}` is an answer here, not a failure (the unsubscribe check). */
+	resultFalseIsAnswer?: boolean;
+	/** SMS single-object endpoints answer `[ {...} ]` in some sources and `{...}` in others. */
+	unwrapSingle?: boolean;
+	/** Input item the request serves, for error messages. */
+	itemIndex?: number;
+}
+
+export interface RetryPolicy {
+	/** Attempts in all when the service rate-limits (429 or error code 2020202020). */
+	rateLimitAttempts: number;
+	/** Attempts in all for idempotent requests after 5xx or network failures. */
+	serverErrorAttempts: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { rateLimitAttempts: 6, serverErrorAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 };
+
+const MAX_PAGES = 10_000;
+
+/** Encodes every interpolated value as one path segment: `apiPath\`/sms/numbers/info/${id}/${phone}\``. */
+export function apiPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+	return strings.reduce((path, part, index) => path + part + (index < values.length ? encodeURIComponent(String(values[index])) : ''), '');
+}
+
+/**
+ * Query encoding, decided once here: arrays and objects go as JSON strings (`phones=["380…","380…"]`,
+ * `route={"UA":"national"}`), the form the service's own documentation shows for its GET endpoints.
+ */
+export function encodeQuery(query: IDataObject | undefined): IDataObject | undefined {
+	if (!query) return undefined;
+	const encoded: IDataObject = {};
+	for (const [key, value] of Object.entries(query)) {
+		if (value === undefined || value === null || value === '') continue;
+		encoded[key] = typeof value === 'object' ? JSON.stringify(value) : value;
+	}
+	return encoded;
+}
+
+/** A failure the service reported with HTTP 200. */
+export function failureIn200(body: unknown, resultFalseIsAnswer = false): boolean {
+	const single = Array.isArray(body) && body.length === 1 ? body[0] : body;
+	if (typeof single !== 'object' || single === null || Array.isArray(single)) return false;
+	const record = single as IDataObject;
+	if (record.is_error === true) return true;
+	if (record.success === false) return true;
+	if (record.result === false && !resultFalseIsAnswer) return true;
+	const data = record.data as IDataObject | undefined;
+	return typeof data === 'object' && data !== null && data.result === false && data.error !== undefined && data.error !== null;
+}
+
+/**
+ * The one way this package talks to the service: n8n's authenticated request helper (token exchange and the
+ * single refresh after a 401 are n8n's, driven by the credential), plus pacing, bounded retries, the service's
+ * error envelope and its odd success shapes.
+ */
+export class MessagingClient {
+	private baseUrl?: string;
+
+	constructor(
+		private readonly context: ClientContext,
+		readonly pacer = new RequestPacer(),
+		private readonly retry: RetryPolicy = DEFAULT_RETRY,
+	) {}
+
+	async request<T = unknown>(request: ApiRequest): Promise<T> {
+		const idempotent = request.idempotent ?? ['GET', 'PUT', 'DELETE', 'HEAD'].includes(request.method);
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: `${await this.getBaseUrl()}${request.path}`,
+			qs: encodeQuery(request.query),
+			body: request.body,
+			json: true,
+			timeout: 120_000,
+		};
+		for (let attempt = 1; ; attempt++) {
+			let failure: FailedAttempt;
+			try {
+				const body: unknown = await this.pacer.run(
+					async () => await this.context.helpers.httpRequestWithAuthentication.call(this.context, CREDENTIAL_TYPE, { ...options }),
+				);
+				if (!failureIn200(body, request.resultFalseIsAnswer)) return this.unwrap(body, request) as T;
+				failure = { status: 200, body };
+			} catch (error) {
+				failure = describeThrown(error);
+				if (failure.status === 401) throw this.authError(error, request.itemIndex);
+			}
+			const delay = this.retryDelay(failure, attempt, idempotent);
+			if (delay === undefined) throw this.finalError(failure, attempt, idempotent, request);
+			await sleep(delay);
+		}
+	}
+
+	/**
+	 * Limit/offset lists as n8n users know them: all records, or the first `limit`. Stops on a short page and
+	 * refuses to go past a hard cap of pages.
+	 */
+	async paginate<T = IDataObject>(
+		request: ApiRequest,
+		options: { returnAll: boolean; limit?: number; pageSize?: number; extract?: (body: unknown) => T[] },
+	): Promise<T[]> {
+		const pageSize = options.pageSize ?? 100;
+		const limit = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
+		const extract = options.extract ?? ((body: unknown) => (Array.isArray(body) ? (body as T[]) : []));
+		const results: T[] = [];
+		let offset = 0;
+		for (let page = 0; page < MAX_PAGES; page++) {
+			const wanted = Math.min(pageSize, limit - results.length);
+			if (wanted <= 0) return results;
+			const records = extract(await this.request({ ...request, query: { ...request.query, limit: wanted, offset } }));
+			results.push(...records);
+			if (records.length < wanted) return results;
+			offset += records.length;
+		}
+		throw new NodeOperationError(this.context.getNode(), `Stopped after ${MAX_PAGES} pages: the list did not end`, {
+			itemIndex: request.itemIndex,
+			description: 'Use a Limit or narrower filters.',
+		});
+	}
+
+	private async getBaseUrl(): Promise<string> {
+		if (this.baseUrl === undefined) {
+			const credentials = await this.context.getCredentials(CREDENTIAL_TYPE);
+			this.baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+		}
+		return this.baseUrl;
+	}
+
+	private unwrap(body: unknown, request: ApiRequest): unknown {
+		return request.unwrapSingle && Array.isArray(body) && body.length === 1 ? body[0] : body;
+	}
+
+	/** Milliseconds to wait before the next attempt, or undefined to give up. */
+	private retryDelay(failure: FailedAttempt, attempt: number, idempotent: boolean): number | undefined {
+		if (isRateLimited(failure)) {
+			if (attempt >= this.retry.rateLimitAttempts) return undefined;
+			const retryAfter = Number(failure.headers?.['retry-after']);
+			if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter * 1000, this.retry.maxDelayMs * 2);
+			return this.backoff(attempt);
+		}
+		const transient = failure.networkCode !== undefined || (failure.status !== undefined && failure.status >= 500);
+		if (transient && idempotent && attempt < this.retry.serverErrorAttempts) return this.backoff(attempt);
+		return undefined;
+	}
+
+	/** Exponential backoff with jitter (50–100% of the step), so parallel items do not retry in lockstep. */
+	private backoff(attempt: number): number {
+		const step = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+		return Math.round(step * (0.5 + Math.random() * 0.5));
+	}
+
+	private finalError(failure: FailedAttempt, attempts: number, idempotent: boolean, request: ApiRequest): NodeApiError {
+		const node = this.context.getNode();
+		if (isRateLimited(failure)) {
+			return toNodeApiError(node, failure, request.itemIndex, `Still rate-limited after ${attempts} attempts`);
+		}
+		const transient = failure.networkCode !== undefined || (failure.status ?? 0) >= 500;
+		const context =
+			transient && !idempotent
+				? `${request.method} ${request.path} was not retried: the service may have processed it, and repeating it could send twice. Check before re-running`
+				: transient && attempts > 1
+					? `Failed ${attempts} times`
+					: '';
+		return toNodeApiError(node, failure, request.itemIndex, context);
+	}
+
+	/** A 401 that survived n8n's one token refresh: bad or revoked credentials. */
+	private authError(error: unknown, itemIndex?: number): NodeApiError {
+		return toNodeApiError(this.context.getNode(), describeThrown(error), itemIndex, 'Check the credential: the service rejected it');
+	}
+}

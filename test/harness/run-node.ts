@@ -1,0 +1,216 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Container } from '@n8n/di';
+import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	Workflow,
+	type IBinaryKeyData,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IRunExecutionData,
+	type IVersionedNodeType,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { CredentialStore, TestCredentialsHelper } from './credentials';
+
+export interface InputItem {
+	json: IDataObject;
+	/** Binary properties to create through n8n's binary data service (filesystem mode, as n8n 2.x stores them). */
+	binary?: Record<string, { data: Buffer | string; fileName?: string; mimeType?: string }>;
+}
+
+export interface RunNodeOptions {
+	node: INodeType;
+	parameters: INodeParameters;
+	items?: InputItem[];
+	credentials: CredentialStore;
+	continueOnFail?: boolean;
+	timezone?: string;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunNodeResult {
+	/** The node's first output. */
+	items: INodeExecutionData[];
+	/** The execution's error (a failing node without continueOnFail). */
+	error?: Error & { description?: string; context?: IDataObject; httpCode?: string };
+	run: IRun;
+}
+
+const PACKAGE = 'n8n-nodes-messaging';
+const INPUT_NODE_TYPE = 'test.input';
+
+/** Emits the items the test gave it, creating their binary data through n8n's own helper. */
+class TestInputNode implements INodeType {
+	description = {
+		displayName: 'Test Input',
+		name: 'input',
+		group: ['input'],
+		version: 1,
+		description: 'Test items',
+		defaults: { name: 'Input' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'string', default: '[]' }],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const specs = JSON.parse(this.getNodeParameter('items', 0) as string) as Array<{
+			json: IDataObject;
+			binary?: Record<string, { base64: string; fileName?: string; mimeType?: string }>;
+		}>;
+		const output: INodeExecutionData[] = [];
+		for (const [index, spec] of specs.entries()) {
+			const binary: IBinaryKeyData = {};
+			for (const [key, file] of Object.entries(spec.binary ?? {})) {
+				binary[key] = await this.helpers.prepareBinaryData(Buffer.from(file.base64, 'base64'), file.fileName, file.mimeType);
+			}
+			output.push({ json: spec.json, ...(spec.binary ? { binary } : {}), pairedItem: { item: index } });
+		}
+		return [output];
+	}
+}
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType>) {}
+
+	getByName(name: string): INodeType | IVersionedNodeType {
+		return this.getByNameAndVersion(name);
+	}
+
+	getByNameAndVersion(name: string): INodeType {
+		const type = this.types[name];
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return type;
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+let binaryStorageReady: Promise<void> | undefined;
+
+/** n8n 2.x keeps binary data on disk by default; the tests do the same so attachments are read as users' are. */
+function ensureBinaryStorage(): Promise<void> {
+	binaryStorageReady ??= (async () => {
+		const config = {
+			mode: 'filesystem',
+			availableModes: ['filesystem'],
+			localStoragePath: mkdtempSync(join(tmpdir(), 'messaging-binary-')),
+			signingSecret: 'test',
+			dbMaxFileSize: 512,
+		};
+		const quiet = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {}, scoped: () => quiet };
+		const service = new BinaryDataService(config as never, quiet as never, quiet as never);
+		await service.init();
+		Container.set(BinaryDataService, service);
+	})();
+	return binaryStorageReady;
+}
+
+let executionCounter = 0;
+
+/** Runs Input → node through n8n-core's WorkflowExecute, as n8n runs a manual execution. */
+export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	await ensureBinaryStorage();
+	const nodeTypeName = `${PACKAGE}.${options.node.description.name}`;
+	const nodeTypes = new NodeTypes({ [nodeTypeName]: options.node, [INPUT_NODE_TYPE]: new TestInputNode() });
+	const items = (options.items ?? [{ json: {} }]).map((item) => ({
+		json: item.json,
+		binary: item.binary
+			? Object.fromEntries(
+					Object.entries(item.binary).map(([key, file]) => [
+						key,
+						{ base64: Buffer.from(file.data).toString('base64'), fileName: file.fileName, mimeType: file.mimeType },
+					]),
+				)
+			: undefined,
+	}));
+
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		nodes: [
+			{
+				id: 'input',
+				name: 'Input',
+				type: INPUT_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { items: JSON.stringify(items) },
+			},
+			{
+				id: 'subject',
+				name: 'Node',
+				type: nodeTypeName,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: options.parameters,
+				credentials: { messagingServiceApi: { id: '1', name: 'Sandbox' } },
+				continueOnFail: options.continueOnFail,
+			},
+		],
+		connections: { Input: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
+		nodeTypes,
+		active: false,
+		settings: { timezone: options.timezone ?? 'UTC' },
+	});
+
+	const executionId = String(++executionCounter);
+	const mode = options.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, { id: 'test-workflow' } as never);
+
+	const additionalData = {
+		hooks,
+		executionId,
+		credentialsHelper: new TestCredentialsHelper(options.credentials),
+		currentNodeParameters: undefined,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook/',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting/',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting/',
+		variables: {},
+		userId: 'test-user',
+		setExecutionStatus: () => {},
+		logAiEvent: () => {},
+		executeWorkflow: async () => {
+			throw new Error('not available in tests');
+		},
+		getRunExecutionData: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const runExecutionData: IRunExecutionData = {
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: null,
+			nodeExecutionStack: [{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	} as IRunExecutionData;
+
+	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const nodeRun = run.data.resultData.runData.Node?.[0];
+	return {
+		items: nodeRun?.data?.main?.[0] ?? [],
+		error: (nodeRun?.error ?? run.data.resultData.error) as RunNodeResult['error'],
+		run,
+	};
+}
+
+/** The JSON of each output item, for exact comparisons. */
+export function jsonOf(result: RunNodeResult): IDataObject[] {
+	return result.items.map((item) => item.json);
+}
