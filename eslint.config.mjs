@@ -25,5 +25,5 @@ export default [
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: { ...legacyRules('credentials'), 'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off' },
 	},
-	{ ...n8nCommunityNodesPlugin.configs.recommended, files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'] },
+	{ ...n8nCommunityNodesPlugin.configs.recommended, files: ['nodes/**/*.ts', 'credentials/**/*.ts'] },
 ];

@@ -2,8 +2,10 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
+	rootDir: '.',
 	testMatch: ['**/*.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }] },
 	testTimeout: 60_000,
 	maxWorkers: 2,
+	setupFiles: ['<rootDir>/test/setup-env.js'],
 };

@@ -62,10 +62,11 @@ export function toNodeApiError(node: INode, attempt: FailedAttempt, itemIndex?: 
 		message = `The service answered HTTP ${attempt.status ?? '?'} without an error message`;
 	}
 	if (context) description = description ? `${context}. ${description}` : context;
+	// Only the code and status: n8n would otherwise copy the service message into the description as well.
 	const errorResponse: JsonObject = {
-		message: serviceMessage ?? message,
 		...(code !== undefined ? { error_code: code } : {}),
 		...(httpCode ? { httpCode } : {}),
+		...(attempt.networkCode ? { code: attempt.networkCode } : {}),
 	};
 	const error = new NodeApiError(node, errorResponse, { message, description, httpCode, itemIndex });
 	// NodeApiError keeps a few fields for the UI; make the service's code reachable for expressions and tests.
