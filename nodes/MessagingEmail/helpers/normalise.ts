@@ -39,8 +39,10 @@ export function normaliseUnsubscribe(raw: unknown): IDataObject {
 	return numbersIn(raw as IDataObject, ['unsubscribe_by_link', 'unsubscribe_by_user', 'spam_complaint']);
 }
 
-/** A sending domain: numeric fields as numbers (ids too: the reference types them as int). */
+/** A sending domain: ids as strings (as every id in this package), the other numeric fields as numbers. */
 export function normaliseDomain(raw: unknown): IDataObject {
 	if (typeof raw !== 'object' || raw === null) return { value: raw as IDataObject[string] };
-	return numbersIn(raw as IDataObject, ['id', 'user_id', 'service_type', 'status', 'auto_free_prolong', 'ssl_type', 'ssl_generated']);
+	const record = numbersIn(raw as IDataObject, ['service_type', 'status', 'auto_free_prolong', 'ssl_type', 'ssl_generated']);
+	for (const key of ['id', 'user_id']) if (key in record) record[key] = toIdString(record[key]) as string;
+	return record;
 }
