@@ -83,7 +83,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const expirable = type?.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable);
 		if (!type?.preAuthentication || !expirable) return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
-		const output = await type.preAuthentication.call(helpers, credentials);
+		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		this.store.update(typeName, { ...this.store.get(typeName), ...output });
 		return Object.assign(credentials, output);

@@ -195,7 +195,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		getRunExecutionData: async () => undefined,
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	const runExecutionData: IRunExecutionData = {
+	const runExecutionData = {
+		version: 1,
 		resultData: { runData: {} },
 		executionData: {
 			contextData: {},
@@ -204,7 +205,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			waitingExecutionSource: null,
 			nodeExecutionStack: [{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null }],
 		},
-	} as IRunExecutionData;
+	} as unknown as IRunExecutionData;
 
 	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
 	const nodeRun = run.data.resultData.runData.Node?.[0];

@@ -3,25 +3,26 @@ import { sleep } from 'n8n-workflow';
 /** The service's documented account limit. */
 export const DEFAULT_REQUESTS_PER_SECOND = 10;
 export const DEFAULT_CONCURRENCY = 5;
-// Requests start slightly more than 1/N s apart so network jitter cannot put N+1 into one second on the server.
-const SPACING_MARGIN = 1.03;
+/**
+ * The window is 5% longer than a second: N starts per 1.05 s by our clock leaves 50 ms for network and event-loop
+ * jitter before the service could count N+1 in one of its seconds, at 95% of the limit.
+ */
+export const PACING_WINDOW_MS = 1050;
 
 /**
- * Spaces request starts at most N per second for one node execution, and bounds how many run at once.
- * Shared by every request of that execution, so concurrent items never exceed the account's limit together.
+ * Keeps one node execution within N request starts per window and bounds how many run at once. Shared by every
+ * request of that execution, so concurrent items never exceed the account's limit together.
  */
 export class RequestPacer {
-	private nextStart = 0;
+	private readonly recentStarts: number[] = [];
 	private running = 0;
 	private readonly waiting: Array<() => void> = [];
-	private readonly intervalMs: number;
+	private slotChain: Promise<void> = Promise.resolve();
 
 	constructor(
-		requestsPerSecond = DEFAULT_REQUESTS_PER_SECOND,
+		readonly requestsPerSecond = DEFAULT_REQUESTS_PER_SECOND,
 		readonly concurrency = DEFAULT_CONCURRENCY,
-	) {
-		this.intervalMs = requestsPerSecond > 0 ? (1000 / requestsPerSecond) * SPACING_MARGIN : 0;
-	}
+	) {}
 
 	/** Runs `task` once a concurrency slot and a start slot are free. */
 	async run<T>(task: () => Promise<T>): Promise<T> {
@@ -34,12 +35,22 @@ export class RequestPacer {
 		}
 	}
 
+	/** Start slots are handed out one at a time, in arrival order. */
 	private async waitForStartSlot() {
-		if (!this.intervalMs) return;
-		const now = Date.now();
-		const start = Math.max(now, this.nextStart);
-		this.nextStart = start + this.intervalMs;
-		if (start > now) await sleep(start - now);
+		if (!(this.requestsPerSecond > 0)) return;
+		const turn = this.slotChain.then(async () => {
+			for (;;) {
+				const now = Date.now();
+				while (this.recentStarts.length && this.recentStarts[0] <= now - PACING_WINDOW_MS) this.recentStarts.shift();
+				if (this.recentStarts.length < this.requestsPerSecond) {
+					this.recentStarts.push(now);
+					return;
+				}
+				await sleep(this.recentStarts[0] + PACING_WINDOW_MS - now);
+			}
+		});
+		this.slotChain = turn;
+		await turn;
 	}
 
 	private async acquire() {
