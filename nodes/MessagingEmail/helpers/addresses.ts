@@ -10,8 +10,12 @@ export function isEmailAddress(value: string): boolean {
 	return EMAIL_PATTERN.test(value);
 }
 
-/** Thrown for input that is not an address list; the caller names the parameter and item. */
-export class AddressError extends Error {}
+/** Raised inside this module for input that is not an address list; callers get it back as a problem text. */
+class AddressProblem {
+	constructor(readonly message: string) {}
+}
+
+export type ParsedAddresses = { ok: true; addresses: Address[] } | { ok: false; problem: string };
 
 /** Splits on commas and semicolons that are outside quotes and angle brackets. */
 function splitList(text: string): string[] {
@@ -39,45 +43,55 @@ function parseOne(text: string): Address {
 	if (angled) {
 		const name = angled[1].trim().replace(/^"(.*)"$/, '$1').trim();
 		const email = angled[2];
-		if (!isEmailAddress(email)) throw new AddressError(`"${text}" is not a valid email address`);
+		if (!isEmailAddress(email)) throw new AddressProblem(`"${text}" is not a valid email address`);
 		return name ? { name, email } : { email };
 	}
-	if (!isEmailAddress(text)) throw new AddressError(`"${text}" is not a valid email address`);
+	if (!isEmailAddress(text)) throw new AddressProblem(`"${text}" is not a valid email address`);
 	return { email: text };
 }
 
 function fromObject(value: Record<string, unknown>): Address {
 	const email = typeof value.email === 'string' ? value.email.trim() : '';
-	if (!email) throw new AddressError(`${JSON.stringify(value)} has no "email"`);
-	if (!isEmailAddress(email)) throw new AddressError(`"${email}" is not a valid email address`);
+	if (!email) throw new AddressProblem(`${JSON.stringify(value)} has no "email"`);
+	if (!isEmailAddress(email)) throw new AddressProblem(`"${email}" is not a valid email address`);
 	const name = value.name === undefined || value.name === null ? '' : String(value.name).trim();
 	return name ? { name, email } : { email };
 }
 
 /**
  * Reads a recipient list as users, expressions and AI agents give it: `Ann <ann@x.io>, bob@y.io`, an array of
- * such strings or of `{name, email}` objects, one object, or the same as a JSON string. Throws AddressError.
+ * such strings or of `{name, email}` objects, one object, or the same as a JSON string.
  */
-export function parseAddresses(value: unknown): Address[] {
+export function parseAddresses(value: unknown): ParsedAddresses {
+	try {
+		return { ok: true, addresses: parse(value) };
+	} catch (problem) {
+		if (problem instanceof AddressProblem) return { ok: false, problem: problem.message };
+		return { ok: false, problem: String(problem) };
+	}
+}
+
+function parse(value: unknown): Address[] {
 	if (value === undefined || value === null) return [];
-	if (Array.isArray(value)) return value.flatMap((entry) => parseAddresses(entry));
+	if (Array.isArray(value)) return value.flatMap((entry) => parse(entry));
 	if (typeof value === 'object') return [fromObject(value as Record<string, unknown>)];
-	if (typeof value !== 'string') throw new AddressError(`${JSON.stringify(value)} is not an email address`);
+	if (typeof value !== 'string') throw new AddressProblem(`${JSON.stringify(value)} is not an email address`);
 	const text = value.trim();
 	if (!text) return [];
 	if (text.startsWith('[') || text.startsWith('{')) {
-		let parsed: unknown;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			throw new AddressError('looks like JSON but could not be parsed');
-		}
-		return parseAddresses(parsed);
+		const parsed = parseJson(text);
+		if (parsed === undefined) throw new AddressProblem('looks like JSON but could not be parsed');
+		return parse(parsed);
 	}
 	return splitList(text).map(parseOne);
 }
 
-/** Plain addresses only (unsubscribe lists): a string list, an array, or objects with "email". */
-export function parseEmailList(value: unknown): string[] {
-	return parseAddresses(value).map((address) => address.email);
+
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
 }

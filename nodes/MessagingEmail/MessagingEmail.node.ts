@@ -1,0 +1,65 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { requestOptionsField } from '../shared/fields';
+import * as bounce from './actions/bounce';
+import * as email from './actions/email';
+import * as resubscribe from './actions/resubscribe';
+import { router } from './actions/router';
+import * as sender from './actions/sender';
+import * as sendingDomain from './actions/sendingDomain';
+import * as unsubscribe from './actions/unsubscribe';
+import { loadOptions } from './methods';
+
+export class MessagingEmail implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging Email',
+		name: 'messagingEmail',
+		icon: 'file:messagingEmail.svg',
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Send transactional email and manage bounces, unsubscribes, senders and sending domains',
+		defaults: { name: 'Messaging Email' },
+		usableAsTool: true,
+		// n8n's own nodes use the typed constant; the legacy lint rule predates it.
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'messagingServiceApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Bounce', value: 'bounce' },
+					{ name: 'Email', value: 'email' },
+					{ name: 'Resubscribe', value: 'resubscribe' },
+					{ name: 'Sender', value: 'sender' },
+					{ name: 'Sending Domain', value: 'sendingDomain' },
+					{ name: 'Unsubscribe', value: 'unsubscribe' },
+				],
+				default: 'email',
+			},
+			...email.description,
+			...bounce.description,
+			...unsubscribe.description,
+			...resubscribe.description,
+			...sender.description,
+			...sendingDomain.description,
+			requestOptionsField,
+		],
+	};
+
+	methods = { loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,75 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+
+import { dateParameterToService } from '../../../shared/dates';
+import { returnAllAndLimit } from '../../../shared/fields';
+import { invalidInput, runPerItem } from '../../../shared/items';
+import type { MessagingClient } from '../../../shared/transport/client';
+import { normaliseBounce } from '../../helpers/normalise';
+
+/** The service's most records per bounce page (its answers carry `request_limit: 100`). */
+const BOUNCE_PAGE_SIZE = 100;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'The service keeps bounces of the last 24 hours only',
+		name: 'bounceNotice',
+		type: 'notice',
+		default: '',
+	},
+	...returnAllAndLimit({}),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Day',
+				name: 'date',
+				type: 'dateTime',
+				default: '',
+				description: 'Only bounces of this day (within the last 24 hours); the time part is ignored',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['bounce'], operation: ['getAll'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	const timeZone = this.getTimezone();
+	return await runPerItem(this, client, {
+		prepare: (itemIndex) => {
+			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const query: IDataObject = {};
+			if (filters.date) {
+				try {
+					query.date = dateParameterToService(filters.date, timeZone, true);
+				} catch (error) {
+					throw invalidInput(this, itemIndex, 'Day', (error as Error).message);
+				}
+			}
+			return {
+				query,
+				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
+				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+			};
+		},
+		send: async ({ query, returnAll, limit }, itemIndex) => {
+			const records = await client.paginate(
+				{ method: 'GET', path: '/smtp/bounces/day', query, itemIndex },
+				{
+					returnAll,
+					limit,
+					pageSize: BOUNCE_PAGE_SIZE,
+					extract: (body) => {
+						const emails = Array.isArray(body) ? body : (body as IDataObject | undefined)?.emails;
+						return Array.isArray(emails) ? (emails as IDataObject[]) : [];
+					},
+				},
+			);
+			return records.map(normaliseBounce);
+		},
+	});
+}

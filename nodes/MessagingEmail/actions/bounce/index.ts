@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getCount from './getCount.operation';
+import * as getMany from './getMany.operation';
+
+export { getCount, getMany as getAll };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['bounce'] } },
+		options: [
+			{
+				name: 'Get Count',
+				value: 'getCount',
+				description: 'Get the number of bounces in the last 24 hours',
+				action: 'Get the number of bounces',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List the bounces of the last 24 hours',
+				action: 'Get many bounces',
+			},
+		],
+		default: 'getAll',
+	},
+	...getMany.description,
+	...getCount.description,
+];

@@ -1,0 +1,37 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as get from './get.operation';
+import * as getCount from './getCount.operation';
+import * as getMany from './getMany.operation';
+import * as getManyById from './getManyById.operation';
+import * as send from './send.operation';
+
+export { get, getCount, getMany as getAll, getManyById, send };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['email'] } },
+		options: [
+			{ name: 'Get', value: 'get', description: 'Get a sent email with its delivery and tracking data', action: 'Get a sent email' },
+			{ name: 'Get Count', value: 'getCount', description: 'Get the total number of sent emails', action: 'Get the number of sent emails' },
+			{ name: 'Get Many', value: 'getAll', description: 'List sent emails', action: 'Get many sent emails' },
+			{
+				name: 'Get Many by ID',
+				value: 'getManyById',
+				description: 'Get several sent emails by their IDs (any number, 500 per request)',
+				action: 'Get many sent emails by ID',
+			},
+			{ name: 'Send', value: 'send', description: 'Send an email', action: 'Send an email' },
+		],
+		default: 'send',
+	},
+	...send.description,
+	...get.description,
+	...getMany.description,
+	...getCount.description,
+	...getManyById.description,
+];

@@ -1,0 +1,83 @@
+import {
+	NodeApiError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { runPerItem } from '../../../shared/items';
+import type { MessagingClient } from '../../../shared/transport/client';
+import { requiredEmail } from '../../helpers/fields';
+
+/** The service's documented limit for POST /smtp/resubscribe. */
+export const RESUBSCRIBE_LIMIT_PER_DAY = 5;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'The unsubscribed contact to ask for confirmation',
+	},
+	{
+		displayName: 'Sender Email Name or ID',
+		name: 'sender',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getSenders' },
+		required: true,
+		default: '',
+		description:
+			'Sender address of the request email. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Language',
+				name: 'lang',
+				type: 'string',
+				default: '',
+				placeholder: 'en',
+				description: 'Two-letter language code of the confirmation email',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['resubscribe'], operation: ['sendRequest'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, client, {
+		prepare: (itemIndex) => {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const lang = String(options.lang ?? '').trim();
+			return {
+				email: requiredEmail(this, itemIndex, 'email', 'Email'),
+				sender: requiredEmail(this, itemIndex, 'sender', 'Sender Email'),
+				...(lang ? { lang } : {}),
+			};
+		},
+		send: async (body, itemIndex) => {
+			const answer = await client
+				.request<IDataObject>({ method: 'POST', path: '/smtp/resubscribe', body, idempotent: false, itemIndex })
+				.catch((error: unknown) => {
+					if (error instanceof NodeApiError && /limit/i.test(error.message)) {
+						error.description =
+							`The service sends at most ${RESUBSCRIBE_LIMIT_PER_DAY} resubscription requests per account in 24 hours. ` +
+							'Try again later; requests already sent still count.';
+					}
+					return Promise.reject(error);
+				});
+			return { id: answer.id === undefined ? undefined : String(answer.id), result: answer.result, email: body.email, sender: body.sender };
+		},
+	});
+}

@@ -1,0 +1,16 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { runPerItem } from '../../../shared/items';
+import type { MessagingClient } from '../../../shared/transport/client';
+
+export const description: INodeProperties[] = [];
+
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, client, {
+		prepare: () => undefined,
+		send: async (_prepared, itemIndex) => {
+			const answer = await client.request({ method: 'GET', path: '/smtp/ips', itemIndex });
+			return (Array.isArray(answer) ? answer : []).map((ip) => ({ ip: String(ip) }));
+		},
+	});
+}

@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as addAddress from './addAddress.operation';
+import * as getManyAddresses from './getManyAddresses.operation';
+import * as getManyIps from './getManyIps.operation';
+
+export { addAddress, getManyAddresses, getManyIps };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['sender'] } },
+		options: [
+			{ name: 'Add Address', value: 'addAddress', description: 'Add a sender email address', action: 'Add a sender address' },
+			{
+				name: 'Get Many Addresses',
+				value: 'getManyAddresses',
+				description: 'List the sender email addresses',
+				action: 'Get many sender addresses',
+			},
+			{ name: 'Get Many IPs', value: 'getManyIps', description: 'List the sending IP addresses', action: 'Get many sending ip addresses' },
+		],
+		default: 'getManyAddresses',
+	},
+	...addAddress.description,
+	...getManyAddresses.description,
+	...getManyIps.description,
+];

@@ -1,0 +1,34 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as add from './add.operation';
+import * as check from './check.operation';
+import * as getMany from './getMany.operation';
+import * as remove from './remove.operation';
+
+export { add, check, getMany as getAll, remove };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['unsubscribe'] } },
+		options: [
+			{ name: 'Add', value: 'add', description: 'Add addresses to the unsubscribed list', action: 'Unsubscribe addresses' },
+			{ name: 'Check', value: 'check', description: 'Check whether an address is unsubscribed', action: 'Check an address' },
+			{ name: 'Get Many', value: 'getAll', description: 'List unsubscribed addresses', action: 'Get many unsubscribed addresses' },
+			{
+				name: 'Remove',
+				value: 'remove',
+				description: 'Remove addresses from the unsubscribed list',
+				action: 'Remove addresses from the unsubscribed list',
+			},
+		],
+		default: 'add',
+	},
+	...add.description,
+	...remove.description,
+	...getMany.description,
+	...check.description,
+];

@@ -1,0 +1,24 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidInput } from '../../shared/items';
+import { isEmailAddress } from './addresses';
+
+/** A required text parameter, trimmed; names the parameter and item when empty. */
+export function requiredString(context: IExecuteFunctions, itemIndex: number, name: string, displayName: string): string {
+	const value = context.getNodeParameter(name, itemIndex, '') as unknown;
+	const text = value === undefined || value === null ? '' : String(value).trim();
+	if (!text) throw invalidInput(context, itemIndex, displayName, 'is empty');
+	return text;
+}
+
+/** One email address parameter, validated. */
+export function requiredEmail(context: IExecuteFunctions, itemIndex: number, name: string, displayName: string): string {
+	const email = requiredString(context, itemIndex, name, displayName);
+	if (!isEmailAddress(email)) throw invalidInput(context, itemIndex, displayName, `"${email}" is not a valid email address`);
+	return email;
+}
+
+/** The display options of one operation. */
+export function showFor(resource: string, operation: string) {
+	return { show: { resource: [resource], operation: [operation] } };
+}
