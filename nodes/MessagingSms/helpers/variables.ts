@@ -110,11 +110,14 @@ function parseJson(json: unknown): IDataObject | IDataObject[] {
 	let value = json;
 	if (typeof value === 'string') {
 		if (!value.trim()) return {};
+		let parsed: unknown = undefined;
 		try {
-			value = JSON.parse(value);
+			parsed = JSON.parse(value);
 		} catch {
-			throw new VariableError('the JSON is not valid');
+			parsed = undefined;
 		}
+		if (parsed === undefined) throw new VariableError('the JSON is not valid');
+		value = parsed;
 	}
 	if (typeof value !== 'object' || value === null) throw new VariableError('give a JSON object {"name": value} or an array of {name, type, value}');
 	return value as IDataObject | IDataObject[];

@@ -1,0 +1,26 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+
+import type { MessagingClient } from '../../../shared/transport/client';
+import { readPhones, runBulk } from '../../helpers/bulk';
+import { batchingField, phonesField } from '../../helpers/fields';
+
+const properties: INodeProperties[] = [phonesField('Phone numbers to take off the blacklist'), batchingField];
+
+export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['remove'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	return await runBulk(this, client, {
+		prepare: (itemIndex) => ({ key: '', group: null, phones: readPhones(this, itemIndex).map((phone) => ({ phone })) }),
+		send: async ({ entries, items }) => {
+			const phones = entries.map((entry) => entry.phone);
+			const response = await client.request<object>({
+				method: 'DELETE',
+				path: '/sms/black_list',
+				body: { phones },
+				unwrapSingle: true,
+				itemIndex: items[0],
+			});
+			return [{ json: { ...response, phones }, items }];
+		},
+	});
+}

@@ -1,0 +1,33 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+
+import { runPerItem } from '../../../shared/items';
+import type { MessagingClient } from '../../../shared/transport/client';
+import {
+	addressBookIdField,
+	bodyField,
+	campaignOptionsField,
+	readBody,
+	readCampaignOptions,
+	readId,
+	readSender,
+	senderField,
+} from '../../helpers/fields';
+
+const properties: INodeProperties[] = [senderField, addressBookIdField, bodyField, campaignOptionsField(true)];
+
+export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['createForList'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, client, {
+		prepare: (itemIndex): IDataObject => ({
+			sender: readSender(this, itemIndex),
+			addressBookId: readId(this, itemIndex, 'addressBookId', 'Mailing List ID'),
+			body: readBody(this, itemIndex),
+			...readCampaignOptions(this, itemIndex),
+		}),
+		send: async (request, itemIndex) => {
+			const response = await client.request<IDataObject>({ method: 'POST', path: '/sms/campaigns', body: request, itemIndex });
+			return { ...response, campaign_id: String(response.campaign_id ?? ''), ...(request.emulate ? { dryRun: true } : {}) };
+		},
+	});
+}

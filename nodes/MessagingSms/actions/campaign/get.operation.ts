@@ -1,0 +1,24 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+
+import { runPerItem } from '../../../shared/items';
+import { apiPath, type MessagingClient } from '../../../shared/transport/client';
+import { readId } from '../../helpers/fields';
+import { campaignDetail } from '../../helpers/records';
+import { campaignIdField } from './shared';
+
+export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['get'] } }, [campaignIdField]);
+
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, client, {
+		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign ID'),
+		send: async (id, itemIndex) => {
+			const response = await client.request<IDataObject>({
+				method: 'GET',
+				path: apiPath`/sms/campaigns/info/${id}`,
+				unwrapSingle: true,
+				itemIndex,
+			});
+			return campaignDetail((response.data ?? response) as IDataObject);
+		},
+	});
+}

@@ -1,0 +1,52 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+
+import type { MessagingClient } from '../../../shared/transport/client';
+import { readPhones, runBulk } from '../../helpers/bulk';
+import {
+	batchingField,
+	bodyField,
+	campaignOptionsField,
+	phonesField,
+	readBody,
+	readCampaignOptions,
+	readSender,
+	senderField,
+} from '../../helpers/fields';
+
+const properties: INodeProperties[] = [
+	senderField,
+	phonesField('Recipients'),
+	bodyField,
+	campaignOptionsField(true),
+	batchingField,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['sendToNumbers'] } }, properties);
+
+/** Items with the same sender, message and settings become one campaign per batch of recipients. */
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	return await runBulk<IDataObject>(this, client, {
+		prepare: (itemIndex) => {
+			const settings: IDataObject = {
+				sender: readSender(this, itemIndex),
+				body: readBody(this, itemIndex),
+				...readCampaignOptions(this, itemIndex),
+			};
+			const phones = readPhones(this, itemIndex);
+			return { key: JSON.stringify(settings), group: settings, phones: phones.map((phone) => ({ phone })) };
+		},
+		send: async ({ group: settings, entries, items }) => {
+			const phones = entries.map((entry) => entry.phone);
+			const { sender, body, ...rest } = settings;
+			const response = await client.request<IDataObject>({
+				method: 'POST',
+				path: '/sms/send',
+				body: { sender, phones, body, ...rest },
+				itemIndex: items[0],
+			});
+			const json: IDataObject = { ...response, campaign_id: String(response.campaign_id ?? ''), phones };
+			if (settings.emulate) json.dryRun = true;
+			return [{ json, items }];
+		},
+	});
+}

@@ -1,0 +1,30 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+
+import type { MessagingClient } from '../../../shared/transport/client';
+import { readPhones, runBulk } from '../../helpers/bulk';
+import { addressBookIdField, batchingField, phonesField, readId } from '../../helpers/fields';
+
+const properties: INodeProperties[] = [addressBookIdField, phonesField('Phone numbers to add to the mailing list'), batchingField];
+
+export const description = updateDisplayOptions({ show: { resource: ['phoneNumber'], operation: ['add'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+	return await runBulk(this, client, {
+		prepare: (itemIndex) => {
+			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
+			const phones = readPhones(this, itemIndex);
+			return { key: String(addressBookId), group: addressBookId, phones: phones.map((phone) => ({ phone })) };
+		},
+		send: async ({ group: addressBookId, entries, items }) => {
+			const phones = entries.map((entry) => entry.phone);
+			const response = await client.request<object>({
+				method: 'POST',
+				path: '/sms/numbers',
+				body: { addressBookId, phones },
+				idempotent: true,
+				itemIndex: items[0],
+			});
+			return [{ json: { addressBookId: String(addressBookId), ...response, phones }, items }];
+		},
+	});
+}

@@ -1,0 +1,35 @@
+import { normalizePhone, parsePhones, phoneToString } from '../../nodes/MessagingSms/helpers/phones';
+
+describe('phone normalisation', () => {
+	test.each([
+		['+380 (98) 623-56-98', '380986235698'],
+		['380986235698', '380986235698'],
+		[' +1 202.555.0143 ', '12025550143'],
+		['44 20 7946 0958', '442079460958'],
+		[79217451232, '79217451232'],
+	])('%p → %p', (input, expected) => expect(normalizePhone(input)).toBe(expected));
+
+	test.each([['abc'], ['+380 98 623 56 9x'], ['12345'], ['1234567890123456'], [''], [null], [1.5], [-380986235698], ['++380986235698']])(
+		'%p is not a phone',
+		(input) => expect(normalizePhone(input)).toBeUndefined(),
+	);
+
+	test('lists, separated strings and single values; duplicates kept once; invalid ones reported', () => {
+		expect(parsePhones('+380 98 623 56 98, 380631234567\n380631234567;\n\n 44 20 7946 0958')).toEqual({
+			phones: ['380986235698', '380631234567', '442079460958'],
+			invalid: [],
+		});
+		expect(parsePhones(['380986235698', 79217451232, 'not a phone', ''])).toEqual({
+			phones: ['380986235698', '79217451232'],
+			invalid: ['not a phone'],
+		});
+		expect(parsePhones(380986235698)).toEqual({ phones: ['380986235698'], invalid: [] });
+		expect(parsePhones('')).toEqual({ phones: [], invalid: [] });
+		expect(parsePhones(undefined)).toEqual({ phones: [], invalid: [] });
+	});
+
+	test('phones from the service as strings, also beyond 2^31', () => {
+		expect(phoneToString(380986235698)).toBe('380986235698');
+		expect(phoneToString('79217451232')).toBe('79217451232');
+	});
+});
