@@ -1,0 +1,156 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
+import { CredentialStore, sandboxCredentials } from '../harness/credentials';
+import { startSandbox, type Sandbox } from '../sandbox';
+import type { FaultRule } from '../sandbox/core/faults';
+import { PollHarness, type PersistenceMode } from './poll-harness';
+
+export const trigger = new MessagingTrigger();
+
+const ONLY_DATE = [
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'requestAnimationFrame',
+	'cancelAnimationFrame',
+	'requestIdleCallback',
+	'cancelIdleCallback',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+	'setTimeout',
+	'clearTimeout',
+] as const;
+
+/**
+ * One clock for n8n and the service: only `Date` is faked (timers stay real), so the node's Date.now() and the
+ * sandbox clock (Date.now() + its own offset, 0 unless a test adds skew) move together when a test jumps days.
+ */
+export function useSharedClock(startIso: string) {
+	jest.useFakeTimers({ doNotFake: [...ONLY_DATE], now: new Date(startIso), advanceTimers: true });
+}
+
+export function restoreClock() {
+	jest.useRealTimers();
+}
+
+export function setNow(iso: string) {
+	const target = new Date(iso).getTime();
+	if (target < Date.now()) throw new Error(`setNow(${iso}) would move the clock back`);
+	jest.setSystemTime(target);
+}
+
+export function advance(ms: number) {
+	jest.setSystemTime(Date.now() + ms);
+}
+
+export const HOUR = 3_600_000;
+
+export async function newSandbox(): Promise<Sandbox> {
+	return await startSandbox({ settings: { rateLimitPerSecond: 0 } });
+}
+
+/** The sandbox's control API, over HTTP like any client would use it. */
+export async function control(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<IDataObject> {
+	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+		method,
+		headers: { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const json = (await response.json()) as IDataObject;
+	if (!response.ok) throw new Error(`control ${method} ${path} failed: ${response.status} ${JSON.stringify(json)}`);
+	return json;
+}
+
+export interface BounceSeed {
+	email_to: string;
+	send_date: string;
+	sender?: string;
+	subject?: string;
+	smtp_answer_code?: number;
+	smtp_answer_subcode?: string;
+	smtp_answer_data?: string;
+}
+
+export interface UnsubscribeSeed {
+	email: string;
+	/** Defaults to the sandbox clock's now. */
+	date?: string;
+	unsubscribe_by_link?: number;
+	unsubscribe_by_user?: number;
+	spam_complaint?: number;
+}
+
+export async function addBounces(sandbox: Sandbox, bounces: BounceSeed[]) {
+	for (let index = 0; index < bounces.length; index += 2000) {
+		await control(sandbox, 'POST', '/email/bounces', { bounces: bounces.slice(index, index + 2000) });
+	}
+}
+
+export async function addUnsubscribes(sandbox: Sandbox, unsubscribes: UnsubscribeSeed[]) {
+	for (let index = 0; index < unsubscribes.length; index += 2000) {
+		await control(sandbox, 'POST', '/email/unsubscribes', { unsubscribes: unsubscribes.slice(index, index + 2000) });
+	}
+}
+
+export function parameters(events: string[], options: IDataObject = {}): INodeParameters {
+	return { events, options, requestOptions: { requestsPerSecond: 0 } } as INodeParameters;
+}
+
+export function harness(sandbox: Sandbox, params: INodeParameters, persistence: PersistenceMode = 'legacy') {
+	return new PollHarness({
+		nodeType: trigger,
+		parameters: params,
+		// The static API key never expires, so days of simulated time add no token exchanges to the request log.
+		credentials: new CredentialStore(sandboxCredentials(sandbox, 'apiKey')),
+		persistence,
+	});
+}
+
+/** A stable identity for an emitted event, to count emissions. */
+export function identity(json: IDataObject): string {
+	return [json.event, json.email, json.eventTime, json.subject ?? '', json.smtpCode ?? ''].join('|');
+}
+
+/** The API requests (method, path, query) the sandbox received since `since`. */
+export function requestsSince(sandbox: Sandbox, since: number) {
+	return sandbox.log
+		.since(since)
+		.filter((entry) => entry.path !== '/oauth/access_token')
+		.map((entry) => ({ method: entry.method, path: entry.path, query: entry.query, status: entry.status }));
+}
+
+/** The API requests as `METHOD path?rawQuery status` lines, since log sequence `since`. */
+export function callsSince(sandbox: Sandbox, since: number): string[] {
+	return sandbox.log
+		.since(since)
+		.filter((entry) => entry.path !== '/oauth/access_token')
+		.map((entry) => `${entry.method} ${entry.path}?${entry.rawQuery} ${entry.status}`);
+}
+
+export const bouncePage = (offset: number, status = 200, limit = 100) => `GET /smtp/bounces/day?limit=${limit}&offset=${offset} ${status}`;
+export const unsubscribePage = (day: string, offset = 0, status = 200) => `GET /smtp/unsubscribe?date=${day}&limit=100&offset=${offset} ${status}`;
+
+/**
+ * Makes the n-th (1-based) request to `path` from now on fail with `rule` (status/body/headers/drop), through the
+ * sandbox's own fault injector, so a fault lands in the middle of a poll's paging.
+ */
+export function failNth(sandbox: Sandbox, path: string, plan: Record<number, Omit<FaultRule, 'path'>>) {
+	const faults = sandbox.faults;
+	const original = faults.take.bind(faults);
+	let count = 0;
+	faults.take = (method: string, requestPath: string) => {
+		if (requestPath === path) {
+			count++;
+			const rule = plan[count];
+			if (rule) return { ...rule, path };
+		}
+		return original(method, requestPath);
+	};
+	return () => {
+		faults.take = original;
+	};
+}
