@@ -1,0 +1,85 @@
+/**
+ * The demo behind `npm start`: the API sandbox on 127.0.0.1:8787 (or the live service when MESSAGING_BASE_URL and
+ * credentials are set), a real n8n on http://localhost:5678 with the package installed as users install it, an
+ * owner account, the credential and every example workflow imported. Ctrl-C stops all of it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { N8nInstance, packPackage, ROOT } from '../test/real-n8n/instance';
+import { startSandbox, type Sandbox } from '../test/sandbox';
+
+const N8N_PORT = Number(process.env.N8N_DEMO_PORT ?? 5678);
+const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
+const OWNER = { email: 'demo@sandbox.test', password: 'Messaging-demo-1' };
+const CREDENTIAL_ID = 'messagingSandbox1';
+
+function say(line: string) {
+	process.stdout.write(`${line}\n`);
+}
+
+/** Live service when configured in the environment, else the sandbox. */
+async function credentialData(): Promise<{ data: Record<string, string>; sandbox?: Sandbox; target: string }> {
+	const live = process.env.MESSAGING_BASE_URL;
+	if (live) {
+		const apiKey = process.env.MESSAGING_API_KEY;
+		const clientId = process.env.MESSAGING_CLIENT_ID;
+		const clientSecret = process.env.MESSAGING_CLIENT_SECRET;
+		if (!apiKey && !(clientId && clientSecret)) {
+			throw new Error('MESSAGING_BASE_URL is set: also set MESSAGING_API_KEY, or MESSAGING_CLIENT_ID and MESSAGING_CLIENT_SECRET');
+		}
+		const data: Record<string, string> = apiKey
+			? { baseUrl: live, authType: 'apiKey', apiKey, accessToken: '' }
+			: { baseUrl: live, authType: 'clientCredentials', clientId: clientId!, clientSecret: clientSecret!, accessToken: '' };
+		return { data, target: `the live service at ${live}` };
+	}
+	const sandbox = await startSandbox({ port: SANDBOX_PORT });
+	const data = {
+		baseUrl: sandbox.url,
+		authType: 'clientCredentials',
+		clientId: sandbox.account.clientId,
+		clientSecret: sandbox.account.clientSecret,
+		accessToken: '',
+	};
+	return { data, sandbox, target: `the sandbox at ${sandbox.url} (control API: ${sandbox.url}/__sandbox/info)` };
+}
+
+function examples(): object[] {
+	const folder = join(ROOT, 'examples');
+	return readdirSync(folder)
+		.filter((name) => name.endsWith('.json'))
+		.map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as object);
+}
+
+async function main() {
+	const { data, sandbox, target } = await credentialData();
+	say('Packing the package and provisioning n8n (the first run installs n8n: about 6 minutes)…');
+	const n8n = await N8nInstance.create({ tarball: await packPackage() });
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		say('\nStopping n8n and the sandbox…');
+		await n8n.dispose();
+		await sandbox?.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+
+	await n8n.importCredentials([{ id: CREDENTIAL_ID, name: 'Messaging Sandbox', type: 'messagingServiceApi', data }]);
+	const workflows = examples();
+	await n8n.importWorkflows(workflows);
+	await n8n.start({ port: N8N_PORT, owner: OWNER, env: { N8N_LISTEN_ADDRESS: '0.0.0.0', N8N_HOST: 'localhost' } });
+	say('');
+	say(`n8n is ready: http://localhost:${N8N_PORT}`);
+	say(`  login:     ${OWNER.email} / ${OWNER.password}`);
+	say(`  loaded:    the Messaging nodes, credential "Messaging Sandbox", ${workflows.length} example workflows`);
+	say(`  talks to:  ${target}`);
+	say('Press Ctrl-C to stop everything.');
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`npm start failed: ${error.message}\n`);
+	process.exit(1);
+});
