@@ -1,3 +1,7 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidInput } from './items';
+
 /**
  * The service takes dates as `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`) with no zone, in the account's time zone.
  * n8n date pickers give ISO strings; they are converted in the workflow's time zone (`this.getTimezone()`).
@@ -63,4 +67,23 @@ export function dateParameterToService(value: unknown, timeZone: string, dayOnly
 		result = toServiceDateTime(date, timeZone);
 	}
 	return dayOnly ? result.slice(0, 10) : result;
+}
+
+/**
+ * A date parameter in the service's format, converted in the workflow's time zone; undefined when empty.
+ * A value that is not a date fails the item, naming the parameter.
+ */
+export function readDateParameter(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	displayName: string,
+	dayOnly = false,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	try {
+		return dateParameterToService(value, context.getTimezone(), dayOnly);
+	} catch {
+		throw invalidInput(context, itemIndex, displayName, `${JSON.stringify(value)} is not a date`);
+	}
 }

@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUESTS_PER_SECOND } from './transport/pacer';
 
@@ -23,6 +23,14 @@ export function returnAllAndLimit(displayOptions: IDisplayOptions, maxLimit?: nu
 			displayOptions: { ...displayOptions, show: { ...displayOptions.show, returnAll: [false] } },
 		},
 	];
+}
+
+/** Reads the fields returnAllAndLimit adds. */
+export function readReturnAllAndLimit(context: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
+	return {
+		returnAll: context.getNodeParameter('returnAll', itemIndex, false) as boolean,
+		limit: context.getNodeParameter('limit', itemIndex, 50) as number,
+	};
 }
 
 /** Pacing for one execution; every operation of a node shares it. */

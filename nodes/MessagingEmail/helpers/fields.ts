@@ -1,4 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { readDateParameter } from '../../shared/dates';
 
 import { invalidInput } from '../../shared/items';
 import { isEmailAddress } from './addresses';
@@ -21,4 +23,22 @@ export function requiredEmail(context: IExecuteFunctions, itemIndex: number, nam
 /** The display options of one operation. */
 export function showFor(resource: string, operation: string) {
 	return { show: { resource: [resource], operation: [operation] } };
+}
+
+/** The one-day filter of the bounce and unsubscribe lists (the service's `date=YYYY-MM-DD`). */
+export function dayFilterField(description: string): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [{ displayName: 'Day', name: 'date', type: 'dateTime', default: '', description }],
+	};
+}
+
+export function readDayFilter(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const date = readDateParameter(context, itemIndex, filters.date, 'Day', true);
+	return date ? { date } : {};
 }

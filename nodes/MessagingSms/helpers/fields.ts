@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { dateParameterToService } from '../../shared/dates';
+import { readDateParameter } from '../../shared/dates';
 import { invalidInput } from '../../shared/items';
 import { DEFAULT_BATCH_SIZE } from './bulk';
 import { readNamedVariables, readTypedVariables, VariableError, type NamedVariable, type TypedVariable } from './variables';
@@ -310,13 +310,8 @@ export function readCampaignOptions(context: IExecuteFunctions, itemIndex: numbe
 	const settings: IDataObject = { transliterate: options.transliterate === true ? 1 : 0 };
 	const route = readRoute(context, itemIndex, 'options.route');
 	if (route) settings.route = route;
-	if (options.sendDate !== undefined && options.sendDate !== '' && options.sendDate !== null) {
-		try {
-			settings.date = dateParameterToService(options.sendDate, context.getTimezone());
-		} catch {
-			throw invalidInput(context, itemIndex, 'Send At', `${JSON.stringify(options.sendDate)} is not a date`);
-		}
-	}
+	const date = readDateParameter(context, itemIndex, options.sendDate, 'Send At');
+	if (date) settings.date = date;
 	if (options.dryRun === true) settings.emulate = 1;
 	if (options.useDynamicList === true) settings.use_dynamic_list = true;
 	return settings;

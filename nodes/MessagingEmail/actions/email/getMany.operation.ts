@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { dateParameterToService } from '../../../shared/dates';
-import { returnAllAndLimit } from '../../../shared/fields';
-import { invalidInput, runPerItem } from '../../../shared/items';
+import { readDateParameter } from '../../../shared/dates';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
+import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { normaliseEmailRecord } from '../../helpers/normalise';
 
@@ -61,29 +61,20 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	const timeZone = this.getTimezone();
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
 			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 			const query: IDataObject = {};
-			for (const [key, label] of [
-				['from', 'Sent After'],
-				['to', 'Sent Before'],
-			] as const) {
-				if (!filters[key]) continue;
-				try {
-					query[key] = dateParameterToService(filters[key], timeZone);
-				} catch (error) {
-					throw invalidInput(this, itemIndex, label, (error as Error).message);
-				}
-			}
+			const from = readDateParameter(this, itemIndex, filters.from, 'Sent After');
+			const to = readDateParameter(this, itemIndex, filters.to, 'Sent Before');
+			if (from) query.from = from;
+			if (to) query.to = to;
 			if (filters.sender) query.sender = String(filters.sender).trim();
 			if (filters.recipient) query.recipient = String(filters.recipient).trim();
 			if (filters.skipCountry === true) query.country = 'off';
 			return {
 				query,
-				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+				...readReturnAllAndLimit(this, itemIndex),
 			};
 		},
 		send: async ({ query, returnAll, limit }, itemIndex) => {

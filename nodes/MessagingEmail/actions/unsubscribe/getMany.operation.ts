@@ -1,52 +1,21 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { dateParameterToService } from '../../../shared/dates';
-import { returnAllAndLimit } from '../../../shared/fields';
-import { invalidInput, runPerItem } from '../../../shared/items';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
+import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
+import { dayFilterField, readDayFilter } from '../../helpers/fields';
 import { normaliseUnsubscribe } from '../../helpers/normalise';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit({}),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Day',
-				name: 'date',
-				type: 'dateTime',
-				default: '',
-				description: 'Only addresses unsubscribed on this day; the time part is ignored',
-			},
-		],
-	},
+	dayFilterField('Only addresses unsubscribed on this day; the time part is ignored'),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['unsubscribe'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	const timeZone = this.getTimezone();
 	return await runPerItem(this, client, {
-		prepare: (itemIndex) => {
-			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-			const query: IDataObject = {};
-			if (filters.date) {
-				try {
-					query.date = dateParameterToService(filters.date, timeZone, true);
-				} catch (error) {
-					throw invalidInput(this, itemIndex, 'Day', (error as Error).message);
-				}
-			}
-			return {
-				query,
-				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
-			};
-		},
+		prepare: (itemIndex) => ({ query: readDayFilter(this, itemIndex), ...readReturnAllAndLimit(this, itemIndex) }),
 		send: async ({ query, returnAll, limit }, itemIndex) => {
 			const records = await client.paginate({ method: 'GET', path: '/smtp/unsubscribe', query, itemIndex }, { returnAll, limit, pageSize: 100 });
 			return records.map(normaliseUnsubscribe);

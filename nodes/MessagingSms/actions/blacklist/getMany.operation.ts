@@ -1,6 +1,6 @@
 import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { returnAllAndLimit } from '../../../shared/fields';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { blacklistEntry, dataList } from '../../helpers/records';
@@ -11,10 +11,7 @@ export const description: INodeProperties[] = updateDisplayOptions(displayOption
 
 export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
-		prepare: (itemIndex) => ({
-			returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-			limit: this.getNodeParameter('limit', itemIndex, 50) as number,
-		}),
+		prepare: (itemIndex) => readReturnAllAndLimit(this, itemIndex),
 		send: async ({ returnAll, limit }, itemIndex) => {
 			// The service returns the whole blacklist at once; Limit is applied here.
 			const records = dataList(await client.request({ method: 'GET', path: '/sms/black_list', itemIndex })).map(blacklistEntry);

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { dateParameterToService } from '../../../shared/dates';
-import { returnAllAndLimit } from '../../../shared/fields';
+import { readDateParameter } from '../../../shared/dates';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
 import { invalidInput, runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { campaignListItem, dataList } from '../../helpers/records';
@@ -40,24 +40,16 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 		prepare: (itemIndex) => {
 			const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 			const query: IDataObject = {};
-			for (const [key, label] of [
-				['dateFrom', 'Created After'],
-				['dateTo', 'Created Before'],
-			] as const) {
-				if (filters[key] === undefined || filters[key] === '' || filters[key] === null) continue;
-				try {
-					query[key] = dateParameterToService(filters[key], this.getTimezone());
-				} catch {
-					throw invalidInput(this, itemIndex, label, `${JSON.stringify(filters[key])} is not a date`);
-				}
-			}
+			const dateFrom = readDateParameter(this, itemIndex, filters.dateFrom, 'Created After');
+			const dateTo = readDateParameter(this, itemIndex, filters.dateTo, 'Created Before');
+			if (dateFrom) query.dateFrom = dateFrom;
+			if (dateTo) query.dateTo = dateTo;
 			if (query.dateFrom && query.dateTo && String(query.dateFrom) > String(query.dateTo)) {
 				throw invalidInput(this, itemIndex, 'Created After', 'is later than Created Before');
 			}
 			return {
 				query,
-				returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-				limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+				...readReturnAllAndLimit(this, itemIndex),
 			};
 		},
 		send: async ({ query, returnAll, limit }, itemIndex) => {
