@@ -3,12 +3,11 @@
  * trigger compares and buckets them as strings (the format sorts chronologically) and converts them to instants
  * only for output and for the "last 24 hours" boundary, using the zone the user configured (default UTC).
  */
+import { toServiceDateTime } from '../shared/dates';
 
 const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
-
-const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** Throws a RangeError for a zone name Intl does not know. */
 export function assertTimeZone(timeZone: string): void {
@@ -26,30 +25,12 @@ function naiveMs(value: string): number | undefined {
 }
 
 function formatNaive(ms: number): string {
-	const date = new Date(ms);
-	return (
-		`${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
-		`${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
-	);
+	return toServiceDateTime(new Date(ms), 'UTC');
 }
 
 /** Offset of `timeZone` from UTC at instant `ms`, in milliseconds (positive east of Greenwich). */
 function zoneOffsetMs(ms: number, timeZone: string): number {
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-		})
-			.formatToParts(new Date(ms))
-			.map((part) => [part.type, part.value]),
-	);
-	const wall = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
+	const wall = naiveMs(toServiceDateTime(new Date(ms), timeZone))!;
 	return wall - Math.floor(ms / 1000) * 1000;
 }
 
@@ -67,8 +48,7 @@ export function serviceTimeToDate(value: unknown, timeZone: string): Date | unde
 
 /** The service's wall-clock string for an instant, in `timeZone`. */
 export function dateToServiceTime(date: Date | number, timeZone: string): string {
-	const ms = typeof date === 'number' ? date : date.getTime();
-	return formatNaive(ms + (timeZone === 'UTC' ? 0 : zoneOffsetMs(ms, timeZone)));
+	return toServiceDateTime(typeof date === 'number' ? new Date(date) : date, timeZone);
 }
 
 /** Wall-clock arithmetic on service strings (zone-free, so it never depends on the configured zone). */
