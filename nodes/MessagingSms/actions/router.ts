@@ -1,15 +1,12 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { clientForExecution } from '../../shared/client-factory';
-import type { MessagingClient } from '../../shared/transport/client';
+import { runOperation, type OperationTable } from '../../shared/router';
 import * as blacklist from './blacklist';
 import * as campaign from './campaign';
 import * as phoneNumber from './phoneNumber';
 import * as senderId from './senderId';
 
-type Operation = { execute: (this: IExecuteFunctions, client: MessagingClient) => Promise<INodeExecutionData[]> };
-
-const resources: Record<string, Record<string, Operation>> = {
+const resources: OperationTable = {
 	phoneNumber: {
 		add: phoneNumber.add,
 		addWithVariables: phoneNumber.addWithVariables,
@@ -32,9 +29,5 @@ const resources: Record<string, Record<string, Operation>> = {
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const handler = resources[resource]?.[operation];
-	if (!handler) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
-	return [await handler.execute.call(this, clientForExecution(this))];
+	return await runOperation(this, resources);
 }
