@@ -246,6 +246,7 @@ export const description = updateDisplayOptions({ show: { resource: ['email'], o
 interface PreparedEmail {
 	email: IDataObject;
 	summary: IDataObject;
+	binaryAttachments: Array<{ property: string; fileName: string }>;
 }
 
 function readRecipients(
@@ -300,11 +301,16 @@ function readTemplate(context: IExecuteFunctions, itemIndex: number): IDataObjec
 	return { id, variables };
 }
 
-async function readBinaryAttachments(
+/**
+ * Which binary properties to attach and under which file names, checked before anything is sent. The bytes are
+ * read only when the item is sent (loadBinaryAttachments), so a run over many items never holds every item's
+ * files in memory at once.
+ */
+function planBinaryAttachments(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
-): Promise<Record<string, string>> {
+): Array<{ property: string; fileName: string }> {
 	const properties = String(options.binaryAttachments ?? '')
 		.split(',')
 		.map((name) => name.trim())
@@ -315,7 +321,7 @@ async function readBinaryAttachments(
 			.map((row) => [String(row.binaryPropertyName ?? '').trim(), String(row.fileName).trim()]),
 	);
 	const binary = context.getInputData()[itemIndex].binary ?? {};
-	const attachments: Record<string, string> = {};
+	const planned: Array<{ property: string; fileName: string }> = [];
 	for (const property of properties) {
 		const data = binary[property];
 		if (!data) {
@@ -330,11 +336,23 @@ async function readBinaryAttachments(
 		}
 		const fileName =
 			renames.get(property) ?? data.fileName ?? (data.fileExtension ? `${property}.${data.fileExtension}` : property);
-		if (attachments[fileName] !== undefined) {
+		if (planned.some((attachment) => attachment.fileName === fileName)) {
 			throw invalidInput(context, itemIndex, 'Attachments (Binary Properties)', `two attachments are named "${fileName}"`, 'Rename one under Attachment File Names.');
 		}
-		const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, property);
-		attachments[fileName] = buffer.toString('base64');
+		planned.push({ property, fileName });
+	}
+	return planned;
+}
+
+/** Reads the planned files through n8n's binary data service (works when n8n keeps binaries on disk or in a database). */
+async function loadBinaryAttachments(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	planned: Array<{ property: string; fileName: string }>,
+): Promise<Record<string, string>> {
+	const attachments: Record<string, string> = {};
+	for (const { property, fileName } of planned) {
+		attachments[fileName] = (await context.helpers.getBinaryDataBuffer(itemIndex, property)).toString('base64');
 	}
 	return attachments;
 }
@@ -403,7 +421,10 @@ async function prepare(context: IExecuteFunctions, itemIndex: number, checkSende
 		if (textAttachments[fileName] !== undefined) throw invalidInput(context, itemIndex, 'Text Attachments', `two attachments are named "${fileName}"`);
 		textAttachments[fileName] = String(row.content ?? '');
 	}
-	const binaryAttachments = await readBinaryAttachments(context, itemIndex, options);
+	const binaryAttachments = planBinaryAttachments(context, itemIndex, options);
+	if (binaryAttachments.some(({ fileName }) => textAttachments[fileName] !== undefined)) {
+		throw invalidInput(context, itemIndex, 'Attachments (Binary Properties)', 'a binary attachment has the name of a text attachment');
+	}
 	await checkSender(itemIndex, fromEmail);
 
 	Object.assign(email, {
@@ -413,9 +434,8 @@ async function prepare(context: IExecuteFunctions, itemIndex: number, checkSende
 		...(cc.length ? { cc } : {}),
 		...(bcc.length ? { bcc } : {}),
 		...(Object.keys(textAttachments).length ? { attachments: textAttachments } : {}),
-		...(Object.keys(binaryAttachments).length ? { attachments_binary: binaryAttachments } : {}),
 	});
-	const attachmentNames = [...Object.keys(textAttachments), ...Object.keys(binaryAttachments)];
+	const attachmentNames = [...Object.keys(textAttachments), ...binaryAttachments.map(({ fileName }) => fileName)];
 	Object.assign(summary, {
 		subject,
 		from: email.from,
@@ -424,18 +444,19 @@ async function prepare(context: IExecuteFunctions, itemIndex: number, checkSende
 		...(bcc.length ? { bcc } : {}),
 		...(attachmentNames.length ? { attachments: attachmentNames } : {}),
 	});
-	return { email, summary };
+	return { email, summary, binaryAttachments };
 }
 
 export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
 	const checkSender = senderCheck(this, client);
 	return await runPerItem(this, client, {
 		prepare: async (itemIndex) => await prepare(this, itemIndex, checkSender),
-		send: async ({ email, summary }, itemIndex) => {
+		send: async ({ email, summary, binaryAttachments }, itemIndex) => {
+			const attachments = await loadBinaryAttachments(this, itemIndex, binaryAttachments);
 			const answer = (await client.request<IDataObject>({
 				method: 'POST',
 				path: '/smtp/emails',
-				body: { email },
+				body: { email: Object.keys(attachments).length ? { ...email, attachments_binary: attachments } : email },
 				idempotent: false,
 				itemIndex,
 			})) ?? {};
