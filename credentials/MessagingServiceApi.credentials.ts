@@ -18,7 +18,7 @@ export class MessagingServiceApi implements ICredentialType {
 
 	displayName = 'Messaging Service API';
 
-	icon: Icon = 'file:messaging.svg';
+	icon: Icon = { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' };
 
 	documentationUrl = 'https://github.com/n8n-nodes-messaging/n8n-nodes-messaging#credentials';
 

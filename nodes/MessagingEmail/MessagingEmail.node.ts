@@ -20,7 +20,7 @@ export class MessagingEmail implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Email',
 		name: 'messagingEmail',
-		icon: 'file:messagingEmail.svg',
+		icon: { light: 'file:messagingEmail.svg', dark: 'file:messagingEmail.dark.svg' },
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

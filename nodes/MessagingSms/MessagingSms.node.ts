@@ -18,7 +18,7 @@ export class MessagingSms implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging SMS',
 		name: 'messagingSms',
-		icon: 'file:messagingSms.svg',
+		icon: { light: 'file:messagingSms.svg', dark: 'file:messagingSms.dark.svg' },
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

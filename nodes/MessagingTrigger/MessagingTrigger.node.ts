@@ -13,7 +13,7 @@ export class MessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Trigger',
 		name: 'messagingTrigger',
-		icon: 'file:messaging.svg',
+		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).join(" and ")}}',
