@@ -1,0 +1,204 @@
+import { writeFileSync } from 'node:fs';
+
+import { startSandbox, type Sandbox } from '../sandbox';
+import { emailStateOf } from '../sandbox/email';
+import { N8nInstance, type ExecuteResult } from '../real-n8n/instance';
+import {
+	API_KEY_CREDENTIAL_ID,
+	API_KEY_CREDENTIAL_NAME,
+	SANDBOX_CREDENTIALS,
+	apiCallsOf,
+	credentialRecords,
+	describeFailure,
+	example,
+	loadExamples,
+	outputOf,
+	wire,
+	withCredential,
+} from './helpers';
+import { expectBulkSmsRun, expectTemplateRun } from './expectations';
+
+/**
+ * The examples in examples/ imported into a real n8n 2.40.7 (the packed package installed like a community
+ * package) and run with `n8n execute` against the sandbox (rate limit on, 10/s). Each run is checked twice:
+ * the node outputs in n8n's run JSON and the exact requests the sandbox received.
+ */
+const timings: Record<string, number> = {};
+let sandbox: Sandbox;
+let n8n: N8nInstance;
+
+async function run(workflowId: string): Promise<ExecuteResult> {
+	const started = Date.now();
+	const result = await n8n.execute(workflowId, { env: { GENERIC_TIMEZONE: 'UTC' } });
+	timings[`execute ${workflowId}`] = Date.now() - started;
+	if (process.env.E2E_DUMP) writeFileSync(`/tmp/e2e-${workflowId}.json`, JSON.stringify({ run: result.run, log: sandbox.log.all() }, null, 2));
+	if (result.exitCode !== 0 || result.status !== 'success') throw new Error(`Workflow ${workflowId} failed: ${describeFailure(result)}`);
+	return result;
+}
+
+async function resetSandbox() {
+	emailStateOf(sandbox).reset();
+	const reset = await fetch(`${sandbox.url}/__sandbox/sms/reset`, { method: 'POST' });
+	expect(reset.status).toBe(200);
+	sandbox.log.clear();
+}
+
+beforeAll(async () => {
+	const tarball = process.env.E2E_TARBALL;
+	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js (its global setup packs the package)');
+	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
+	let started = Date.now();
+	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
+	timings['provision + install'] = Date.now() - started;
+	started = Date.now();
+	await n8n.importCredentials(credentialRecords(sandbox.url));
+	timings['import credentials (first command: migrations)'] = Date.now() - started;
+	started = Date.now();
+	const runnable = loadExamples()
+		.filter(({ file }) => !file.startsWith('ai-agent'))
+		.map(({ workflow }) => workflow);
+	await n8n.importWorkflows([
+		...loadExamples().map(({ workflow }) => workflow),
+		// The template example once more, on the API-key credential.
+		withCredential(example('template-email-from-rows.json'), API_KEY_CREDENTIAL_ID, API_KEY_CREDENTIAL_NAME, 'msgExTemplateKey'),
+	]);
+	expect(runnable).toHaveLength(6);
+	timings['import workflows'] = Date.now() - started;
+});
+
+afterAll(async () => {
+	await n8n?.dispose();
+	await sandbox?.close();
+	process.stdout.write(`\ne2e examples timings (ms): ${JSON.stringify(timings, null, 2)}\n`);
+});
+
+describe('examples on n8n 2.40.7 via n8n execute', () => {
+	it('transactional email with a PDF attachment', async () => {
+		await resetSandbox();
+		const result = await run('msgExPdfInvoice1');
+		const [invoice] = outputOf(result.run, 'Build Invoice PDF');
+		const pdf = Buffer.from(String(invoice.pdfBase64), 'base64').toString('latin1');
+		expect(pdf.startsWith('%PDF-1.4\n')).toBe(true);
+		expect(pdf.endsWith('%%EOF\n')).toBe(true);
+		expect(pdf).toContain('(Invoice INV-1001 for Ann Example: 49.00 EUR) Tj');
+
+		const html = '<p>Hello Ann Example,</p><p>your invoice INV-1001 over 49.00 EUR is attached.</p>';
+		const text = 'Hello Ann Example, your invoice INV-1001 over 49.00 EUR is attached.';
+		const calls = apiCallsOf(sandbox.log.all());
+		expect(calls.map(wire)).toEqual([
+			{ method: 'GET', path: '/smtp/senders', query: {}, body: undefined },
+			{
+				method: 'POST',
+				path: '/smtp/emails',
+				query: {},
+				body: {
+					email: {
+						html: Buffer.from(html, 'utf8').toString('base64'),
+						text,
+						subject: 'Your invoice INV-1001',
+						from: { name: 'Billing', email: 'sender@sandbox.test' },
+						to: [{ name: 'Ann Example', email: 'ann@example.com' }],
+						// The file Convert to File stored in n8n's binary data store, read back by the email node.
+						attachments_binary: { 'invoice-INV-1001.pdf': invoice.pdfBase64 },
+					},
+				},
+			},
+		]);
+		const sent = emailStateOf(sandbox).emails;
+		expect(sent).toHaveLength(1);
+		expect(outputOf(result.run, 'Send Invoice Email')).toEqual([
+			{
+				id: sent[0].id,
+				result: true,
+				subject: 'Your invoice INV-1001',
+				from: { name: 'Billing', email: 'sender@sandbox.test' },
+				to: [{ name: 'Ann Example', email: 'ann@example.com' }],
+				attachments: ['invoice-INV-1001.pdf'],
+			},
+		]);
+		// Client id/secret: one token exchange, then Bearer token requests.
+		expect(sandbox.log.all().filter((entry) => entry.path === '/oauth/access_token').map((entry) => entry.status)).toEqual([200]);
+		expect(calls.every((entry) => entry.auth === 'token')).toBe(true);
+	});
+
+	it('the token is stored with the credential: the next execution (a new n8n process) needs no token request', async () => {
+		await resetSandbox();
+		await run('msgExPdfInvoice1');
+		expect(sandbox.log.all().map((entry) => `${entry.method} ${entry.path} ${entry.auth}`)).toEqual([
+			'GET /smtp/senders token',
+			'POST /smtp/emails token',
+		]);
+	});
+
+	it.each([
+		['client id/secret credential', 'msgExTemplateRow', 'token'],
+		['API key credential', 'msgExTemplateKey', 'apiKey'],
+	] as const)('template email for every row (%s)', async (_label, workflowId, auth) => {
+		await resetSandbox();
+		await expectTemplateRun(await run(workflowId), sandbox, auth);
+		expect(sandbox.log.all().filter((entry) => entry.path === '/oauth/access_token')).toHaveLength(0);
+	});
+
+	it('bulk SMS: Get Cost and a Dry Run first, then Send to Numbers', async () => {
+		await resetSandbox();
+		await expectBulkSmsRun(await run('msgExBulkSmsSend'), sandbox);
+	});
+
+	it('scheduled campaign for a mailing list, followed with Get; after the send time, the delivery report', async () => {
+		await resetSandbox();
+		const before = new Date();
+		const result = await run('msgExListCampgn1');
+		const after = new Date();
+		const listPhones = ['380986235698', '380631234560', '4915123456789'];
+		expect(outputOf(result.run, 'Add to Mailing List')).toEqual([
+			{ addressBookId: '4242', result: true, counters: { added: 3, exceptions: 0, exists: 0 }, phones: listPhones },
+		]);
+		// Send At = tomorrow 09:00 in the workflow's time zone (UTC here), in the service's format.
+		const tomorrowAt9 = (date: Date) => `${new Date(date.getTime() + 86_400_000).toISOString().slice(0, 10)} 09:00:00`;
+		const calls = apiCallsOf(sandbox.log.all());
+		const sendDate = (calls[1]?.body as { date?: string } | undefined)?.date;
+		expect([tomorrowAt9(before), tomorrowAt9(after)]).toContain(sendDate);
+		const state = (await (await fetch(`${sandbox.url}/__sandbox/sms/state`)).json()) as { campaigns: Array<{ id: number }> };
+		expect(state.campaigns).toHaveLength(1);
+		const campaignId = state.campaigns[0].id;
+		expect(calls.map(wire)).toEqual([
+			{ method: 'POST', path: '/sms/numbers', query: {}, body: { addressBookId: 4242, phones: listPhones } },
+			{
+				method: 'POST',
+				path: '/sms/campaigns',
+				query: {},
+				body: { sender: 'Sandbox', addressBookId: 4242, body: 'Reminder: our store opens at 10:00 today. See you there!', transliterate: 0, date: sendDate },
+			},
+			{ method: 'GET', path: `/sms/campaigns/info/${campaignId}`, query: {}, body: undefined },
+		]);
+		expect(outputOf(result.run, 'Schedule Campaign')).toEqual([{ result: true, campaign_id: String(campaignId) }]);
+		const [status] = outputOf(result.run, 'Get Campaign Status');
+		expect(status.id).toBe(String(campaignId));
+		expect(status.send_date).toBe(sendDate);
+		expect((status.task_phones_info as Array<Record<string, unknown>>).map(({ phone, status: code, status_name }) => ({ phone, code, status_name }))).toEqual(
+			listPhones.map((phone) => ({ phone, code: 0, status_name: 'Ready to send' })),
+		);
+
+		// Two days later (sandbox clock): sent; numbers ending in 0 are not delivered in the sandbox.
+		sandbox.clock.advance(2 * 86_400_000);
+		sandbox.log.clear();
+		const report = await run('msgExCampReport1');
+		expect(outputOf(report.run, 'Delivery Summary')).toEqual([
+			{ campaignId: String(campaignId), sendDate, phones: 3, Delivered: 2, 'Not delivered': 1 },
+		]);
+		// The stored token expired during those two days: the first request answers 401, the node gets a new token
+		// once and repeats the request.
+		const dateFromPattern = expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+		const reportCalls = sandbox.log.all().map((entry) => ({ ...wire(entry), status: entry.status }));
+		expect(reportCalls).toEqual([
+			{ method: 'GET', path: '/sms/campaigns/list', query: { dateFrom: dateFromPattern }, body: undefined, status: 401 },
+			{ method: 'POST', path: '/oauth/access_token', query: {}, body: expect.objectContaining({ grant_type: 'client_credentials' }), status: 200 },
+			{ method: 'GET', path: '/sms/campaigns/list', query: { dateFrom: reportCalls[0].query.dateFrom }, body: undefined, status: 200 },
+			{ method: 'GET', path: `/sms/campaigns/info/${campaignId}`, query: {}, body: undefined, status: 200 },
+		]);
+		// Created After = now minus 7 days, in UTC (n8n's clock: within this test's run).
+		const dateFrom = Date.parse(`${String(reportCalls[0].query.dateFrom).replace(' ', 'T')}Z`);
+		expect(dateFrom).toBeGreaterThanOrEqual(Math.floor(after.getTime() / 1000) * 1000 - 7 * 86_400_000);
+		expect(dateFrom).toBeLessThanOrEqual(Date.now() - 7 * 86_400_000);
+	});
+});
