@@ -4,7 +4,7 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	rootDir: '.',
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testTimeout: 60_000,
 	maxWorkers: 2,
 	setupFiles: ['<rootDir>/test/setup-env.js'],

@@ -8,7 +8,7 @@ module.exports = {
 	rootDir: '.',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
 	// First provisioning of an n8n version takes ~6 minutes; the trigger test waits for real one-minute polls.
 	testTimeout: 20 * 60_000,
