@@ -248,7 +248,10 @@ export class N8nInstance {
 		while (Date.now() < deadline) {
 			if (this.server?.exitCode !== null) throw new Error(`n8n start exited early:\n${readFileSync(log, 'utf8').slice(-4000)}`);
 			try {
-				if ((await fetch(`${this.baseUrl}/rest/settings`)).ok) return;
+				// /rest/settings answers early; other routes say "n8n is starting up" until the server is ready.
+				const settings = await fetch(`${this.baseUrl}/rest/settings`);
+				const login = await fetch(`${this.baseUrl}/rest/login`);
+				if (settings.ok && !(await login.text()).includes('starting up')) return;
 			} catch {
 				// not listening yet
 			}
@@ -266,7 +269,11 @@ export class N8nInstance {
 		});
 		const text = await response.text();
 		if (!response.ok && !options.allowFailure) throw new Error(`${method} ${path} → ${response.status}: ${text}`);
-		return text ? JSON.parse(text) : undefined;
+		try {
+			return text ? JSON.parse(text) : undefined;
+		} catch {
+			return text;
+		}
 	}
 
 	/** n8n's public API (`/api/v1`) with the API key made at start. */
