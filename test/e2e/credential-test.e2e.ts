@@ -70,6 +70,8 @@ it('API key: passes without a token exchange; a wrong key fails with the service
 	expect(wrong).toEqual({ status: 'Error', message: 'Unauthorized' });
 	expect(sandbox.log.all().map((entry) => [entry.path, entry.status, entry.auth])).toEqual([
 		['/sms/senders', 200, 'apiKey'],
+		// n8n's one refresh-and-repeat after a 401; never more.
+		['/sms/senders', 401, 'rejected'],
 		['/sms/senders', 401, 'rejected'],
 	]);
 });
