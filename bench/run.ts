@@ -1,0 +1,137 @@
+/**
+ * `npm run bench [-- --smoke] [-- --only 1,4]`: this package's nodes side by side with n8n's HTTP Request node,
+ * in one real n8n, against one sandbox, in one run. A full run writes bench/RESULTS.md and bench/throughput.svg;
+ * a smoke run (tiny counts, seconds of work) writes them under build/bench-smoke/ and fails if the harness does.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ROOT } from '../test/real-n8n/instance';
+import { startSandbox } from '../test/sandbox';
+import { BenchN8n } from './lib/n8n';
+import { machineInfo, renderResults } from './lib/report';
+import type { BenchContext, Scenario, ScenarioResult } from './lib/types';
+import type { WorkflowJson } from './lib/workflows';
+import { scenarios } from './scenarios';
+
+const CLIENT = { clientId: 'bench-client', clientSecret: 'bench-secret-0123456789abcdef', apiKey: 'sp_apikey_bench0123456789abcdef0123' };
+
+function parseArgs(argv: string[]) {
+	const smoke = argv.includes('--smoke');
+	const onlyIndex = argv.indexOf('--only');
+	const only = onlyIndex >= 0 ? new Set(String(argv[onlyIndex + 1] ?? '').split(',').map(Number).filter(Boolean)) : undefined;
+	return { smoke, only };
+}
+
+async function main() {
+	const { smoke, only } = parseArgs(process.argv.slice(2));
+	const started = Date.now();
+	const log = (line: string) => process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+	const selected = scenarios.filter((scenario) => !only || only.has(scenario.id));
+	if (!selected.length) throw new Error('No scenario selected (--only takes ids 1–7)');
+	log(`${smoke ? 'smoke run' : 'full run'}: scenarios ${selected.map((scenario) => scenario.id).join(', ')}`);
+
+	const sandbox = await startSandbox({ settings: { rateLimitPerSecond: 10 }, credentials: CLIENT });
+	const base: Omit<BenchContext, 'n8n'> = { smoke, sandbox, log };
+	let n8n: BenchN8n | undefined;
+	const results: ScenarioResult[] = [];
+	const failures: string[] = [];
+	const runOne = async (scenario: Scenario) => {
+		log(`scenario ${scenario.id}: ${scenario.title}`);
+		const scenarioStarted = Date.now();
+		try {
+			const result = await scenario.run({ ...base, n8n });
+			results.push(result);
+			for (const table of result.tables) {
+				log(`  ${table.headers.join(' | ')}`);
+				for (const row of table.rows) log(`  ${row.join(' | ')}`);
+			}
+			for (const finding of result.findings) log(`  → ${finding}`);
+			for (const [check, ok] of result.checks) if (!ok) failures.push(`scenario ${scenario.id}: ${check}`);
+		} catch (error) {
+			failures.push(`scenario ${scenario.id} threw: ${(error as Error).stack ?? String(error)}`);
+			log(`  FAILED: ${(error as Error).message}`);
+		}
+		log(`  (${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s)`);
+	};
+
+	try {
+		const needN8n = selected.filter((scenario) => scenario.phase !== 'inProcess');
+		if (needN8n.length) {
+			n8n = await BenchN8n.create(log);
+			const credentialIds = new Set<string>();
+			const workflows: WorkflowJson[] = [];
+			const webhooks: string[] = [];
+			for (const scenario of needN8n) {
+				const prepared = scenario.prepare!(base);
+				prepared.credentials.forEach((id) => credentialIds.add(id));
+				workflows.push(...prepared.workflows);
+				webhooks.push(...(prepared.webhooks ?? []));
+			}
+			log(`importing ${credentialIds.size} credentials and ${workflows.length} workflows…`);
+			await n8n.importAll(
+				[...credentialIds].map((id) => ({
+					id: credentialId(id),
+					data: { baseUrl: sandbox.url, authType: 'clientCredentials', clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret, accessToken: '' },
+				})),
+				workflows.map((workflow) => withCredentialIds(workflow)),
+			);
+			// Runs whose process memory matters get their own `n8n execute` process; a smoke run does them in the server.
+			if (!smoke) for (const scenario of needN8n.filter((entry) => entry.phase === 'execute')) await runOne(scenario);
+			const serverScenarios = needN8n.filter((entry) => entry.phase === 'server' || (smoke && entry.phase === 'execute'));
+			if (serverScenarios.length) {
+				log('starting n8n (server mode)…');
+				await n8n.startServer();
+				for (const label of webhooks) await n8n.activate(workflowIdOf(label));
+				for (const scenario of serverScenarios) await runOne(scenario);
+				await n8n.instance.stop();
+			}
+		}
+		for (const scenario of selected.filter((entry) => entry.phase === 'inProcess')) await runOne(scenario);
+	} finally {
+		await n8n?.dispose();
+		await sandbox.close();
+	}
+
+	results.sort((a, b) => a.id - b.id);
+	// Only a full run of every scenario replaces the committed bench/RESULTS.md.
+	const outDir = smoke ? join(ROOT, 'build', 'bench-smoke') : only ? join(ROOT, 'build', 'bench-partial') : join(ROOT, 'bench');
+	mkdirSync(outDir, { recursive: true });
+	const machine = await machineInfo(n8n?.version);
+	const totalSeconds = (Date.now() - started) / 1000;
+	writeFileSync(join(outDir, 'RESULTS.md'), renderResults(results, machine, { smoke, totalSeconds, partial: !!only }));
+	for (const result of results) for (const [name, content] of Object.entries(result.files ?? {})) writeFileSync(join(outDir, name), content);
+	log(`wrote ${join(outDir, 'RESULTS.md')} (${totalSeconds.toFixed(0)} s in all)`);
+	if (failures.length) {
+		process.stderr.write(`\nBench checks failed:\n- ${failures.join('\n- ')}\n`);
+		process.exit(1);
+	}
+}
+
+/** Credential ids are 16 characters like n8n's own. */
+export function credentialId(label: string): string {
+	return `benchcred${label}`.padEnd(16, '0').slice(0, 16);
+}
+
+function workflowIdOf(label: string): string {
+	return `bench${label.replace(/[^A-Za-z0-9]/g, '')}`.padEnd(16, '0').slice(0, 16);
+}
+
+function withCredentialIds(workflow: WorkflowJson): WorkflowJson {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			const credentials = (node as { credentials?: Record<string, { id: string; name: string }> }).credentials;
+			if (!credentials) return node;
+			return {
+				...node,
+				credentials: Object.fromEntries(Object.entries(credentials).map(([type, ref]) => [type, { id: credentialId(ref.id), name: `Bench ${ref.id}` }])),
+			};
+		}),
+	};
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`${error.stack ?? error.message}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,10 @@
+import type { Scenario } from '../lib/types';
+import { rateLimited } from './s1-rate-limited';
+import { unlimited } from './s2-unlimited';
+import { bulkList } from './s3-bulk-list';
+import { tokenCost } from './s4-token-cost';
+import { trigger } from './s5-trigger';
+import { attachment } from './s6-attachment';
+import { overhead } from './s7-overhead';
+
+export const scenarios: Scenario[] = [rateLimited, unlimited, bulkList, tokenCost, trigger, attachment, overhead];
