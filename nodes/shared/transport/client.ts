@@ -111,12 +111,16 @@ export class MessagingClient {
 				const body: unknown = await this.pacer.run(
 					async () => await this.context.helpers.httpRequestWithAuthentication.call(this.context, CREDENTIAL_TYPE, { ...options }),
 				);
-				if (!failureIn200(body, request.resultFalseIsAnswer)) return this.unwrap(body, request) as T;
+				if (!failureIn200(body, request.resultFalseIsAnswer)) {
+					this.pacer.onAccepted();
+					return this.unwrap(body, request) as T;
+				}
 				failure = { status: 200, body };
 			} catch (error) {
 				failure = describeThrown(error);
 				if (failure.status === 401) throw this.authError(error, request.itemIndex);
 			}
+			if (isRateLimited(failure)) this.pacer.onRateLimited();
 			const delay = this.retryDelay(failure, attempt, idempotent);
 			if (delay === undefined) throw this.finalError(failure, attempt, idempotent, request);
 			await sleep(delay);

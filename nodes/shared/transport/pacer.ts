@@ -4,13 +4,16 @@ import { sleep } from 'n8n-workflow';
 export const DEFAULT_REQUESTS_PER_SECOND = 10;
 export const DEFAULT_CONCURRENCY = 5;
 /**
- * The window is 5% longer than a second: N starts per 1.05 s by our clock leaves 50 ms for network and event-loop
- * jitter before the service could count N+1 in one of its seconds, at 95% of the limit.
+ * Starts are spread evenly, one every `spacing` = (window / N), rather than in bursts of N: bursts make the
+ * requests contend for the event loop and reach the service unevenly. The window starts a little over a second,
+ * so there is room for the delay between a start and its arrival; each rate-limit answer widens it (that delay
+ * was larger than the room left) and each success narrows it slowly.
  */
-export const PACING_WINDOW_MS = 1050;
+export const PACING_WINDOW = { initialMs: 1020, minMs: 1010, maxMs: 1500, widenMs: 20, narrowMs: 2 };
+const GUARD_WINDOW_MS = 1000;
 
 /**
- * Keeps one node execution within N request starts per window and bounds how many run at once. Shared by every
+ * Keeps one node execution within N request starts per second and bounds how many run at once. Shared by every
  * request of that execution, so concurrent items never exceed the account's limit together.
  */
 export class RequestPacer {
@@ -18,6 +21,9 @@ export class RequestPacer {
 	private running = 0;
 	private readonly waiting: Array<() => void> = [];
 	private slotChain: Promise<void> = Promise.resolve();
+	private windowMs = PACING_WINDOW.initialMs;
+	/** When the next start is due. Late wake-ups do not move it back, so lateness does not add up. */
+	private nextStartAt = 0;
 
 	constructor(
 		readonly requestsPerSecond = DEFAULT_REQUESTS_PER_SECOND,
@@ -39,18 +45,35 @@ export class RequestPacer {
 	private async waitForStartSlot() {
 		if (!(this.requestsPerSecond > 0)) return;
 		const turn = this.slotChain.then(async () => {
+			const spacing = this.windowMs / this.requestsPerSecond;
+			// After a pause, start now; after a late wake-up, keep the schedule (catch up by at most one slot).
+			const due = Math.max(this.nextStartAt, Date.now() - spacing);
+			if (due > Date.now()) await sleep(due - Date.now());
+			// Hard guard: never N+1 starts within one second of our own clock, whatever the schedule says.
 			for (;;) {
 				const now = Date.now();
-				while (this.recentStarts.length && this.recentStarts[0] <= now - PACING_WINDOW_MS) this.recentStarts.shift();
-				if (this.recentStarts.length < this.requestsPerSecond) {
-					this.recentStarts.push(now);
-					return;
-				}
-				await sleep(this.recentStarts[0] + PACING_WINDOW_MS - now);
+				while (this.recentStarts.length && this.recentStarts[0] <= now - GUARD_WINDOW_MS) this.recentStarts.shift();
+				if (this.recentStarts.length < this.requestsPerSecond) break;
+				await sleep(this.recentStarts[0] + GUARD_WINDOW_MS - now);
 			}
+			this.recentStarts.push(Date.now());
+			this.nextStartAt = due + spacing;
 		});
 		this.slotChain = turn;
 		await turn;
+	}
+
+	/** The service answered "too many requests": our starts reached it closer together than we spaced them. */
+	onRateLimited() {
+		this.windowMs = Math.min(PACING_WINDOW.maxMs, this.windowMs + PACING_WINDOW.widenMs);
+	}
+
+	onAccepted() {
+		this.windowMs = Math.max(PACING_WINDOW.minMs, this.windowMs - PACING_WINDOW.narrowMs);
+	}
+
+	get currentWindowMs(): number {
+		return this.windowMs;
 	}
 
 	private async acquire() {
