@@ -3,11 +3,8 @@
  * front (one CLI call each), `n8n execute` for runs whose process memory matters, and one `n8n start` server
  * for webhook-triggered runs (no 4-second boot per run; CPU read from /proc of the server process).
  */
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 
-import { N8nInstance, packPackage, ROOT } from '../../test/real-n8n/instance';
+import { N8nInstance, packPackage } from '../../test/real-n8n/instance';
 import { processCpuSeconds, processRssKb } from './stats';
 import { CREDENTIAL_TYPE, workflowId as workflowIdOf, type WorkflowJson } from './workflows';
 
@@ -67,45 +64,14 @@ export class BenchN8n {
 		await this.instance.importWorkflows(workflows);
 	}
 
-	/**
-	 * `n8n execute --rawOutput` of one workflow: a fresh process, so its peak memory belongs to this run only.
-	 * Its output goes to a file, not a pipe: n8n exits right after printing the run, and with a pipe the end of a
-	 * large run (tens of MB for 100,000 items) is lost; writes to a file are synchronous.
-	 */
+	/** `n8n execute --rawOutput` of one workflow: a fresh process, so its peak memory belongs to this run only. */
 	async execute(id: string, timeoutMs = 15 * 60_000): Promise<RunOutcome & { exitCode: number; peakRssKb: number; wallMs: number }> {
-		const file = join(this.instance.userFolder, `execute-${id}-${Date.now()}.out`);
-		const fd = openSync(file, 'w');
-		const started = Date.now();
-		const child = spawn(join(ROOT, 'scripts/with-node24.sh'), [this.instance.bin, 'execute', `--id=${id}`, '--rawOutput'], {
-			env: await this.instance.env(),
-			cwd: ROOT,
-			stdio: ['ignore', fd, fd],
-		});
-		let peakRssKb = 0;
-		const sampler = setInterval(() => {
-			try {
-				const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-				peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-			} catch {
-				// exited between samples
-			}
-		}, 50);
-		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-		const exitCode = await new Promise<number>((resolveExit) => child.on('close', (code) => resolveExit(code ?? 1)));
-		clearInterval(sampler);
-		clearTimeout(timer);
-		closeSync(fd);
-		const wallMs = Date.now() - started;
-		const output = readFileSync(file, 'utf8');
-		rmSync(file);
-		const lines = output.split('\n');
-		const first = lines.indexOf('{');
-		const last = lines.lastIndexOf('}');
-		if (first < 0 || last < first) {
-			return { exitCode, peakRssKb, wallMs, ...outcomeOf(undefined, undefined, `no run JSON (exit ${exitCode}): ${output.slice(-1500)}`) };
+		const result = await this.instance.execute(id, { timeoutMs });
+		const { exitCode, peakRssKb, wallMs, run } = result;
+		if (!run) {
+			return { exitCode, peakRssKb, wallMs, ...outcomeOf(undefined, undefined, `no run JSON (exit ${exitCode}): ${result.stdout.slice(-1500)}`) };
 		}
-		const run = JSON.parse(lines.slice(first, last + 1).join('\n')) as { status?: string; data: { resultData: { runData: RunData; error?: { message: string } } } };
-		return { exitCode, peakRssKb, wallMs, ...outcomeOf(run.status, run.data.resultData.runData, run.data.resultData.error?.message) };
+		return { exitCode, peakRssKb, wallMs, ...outcomeOf(run.status, run.data.resultData.runData as RunData, run.data.resultData.error?.message) };
 	}
 
 	async startServer() {

@@ -6,7 +6,7 @@
  * scripts/n8n/README.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,25 +32,35 @@ export interface CommandResult {
 	wallMs: number;
 }
 
-/** Runs a command to completion, sampling the process's peak memory and CPU time from /proc while it runs. */
+/**
+ * Runs a command to completion, sampling the process's peak memory and CPU time from /proc while it runs.
+ * Output goes to files, not pipes: n8n exits right after printing a run, and through a pipe the end of a large
+ * run (tens of MB for 100,000 items) is lost; file writes are synchronous.
+ */
 export async function runCommand(
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string } = {},
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CommandResult> {
 	const started = Date.now();
-	const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	child.stdin.end(options.input ?? '');
+	const folder = mkdtempSync(join(tmpdir(), 'messaging-cmd-'));
+	const outFd = openSync(join(folder, 'stdout'), 'w');
+	const errFd = openSync(join(folder, 'stderr'), 'w');
+	const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd ?? ROOT, stdio: ['ignore', outFd, errFd] });
 	const usage = { peakRssKb: 0, cpuSeconds: 0 };
 	const sampler = setInterval(() => sampleProcess(child.pid, usage), 50);
 	const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
-	const exitCode = await new Promise<number>((resolveExit) => child.on('close', (code) => resolveExit(code ?? 1)));
+	const exitCode = await new Promise<number>((resolveExit) => {
+		child.on('error', () => resolveExit(127));
+		child.on('close', (code) => resolveExit(code ?? 1));
+	});
 	clearInterval(sampler);
 	clearTimeout(timer);
+	closeSync(outFd);
+	closeSync(errFd);
+	const stdout = readFileSync(join(folder, 'stdout'), 'utf8');
+	const stderr = readFileSync(join(folder, 'stderr'), 'utf8');
+	rmSync(folder, { recursive: true, force: true });
 	return { exitCode, stdout, stderr, ...usage, wallMs: Date.now() - started };
 }
 
