@@ -81,7 +81,8 @@ class TestInputNode implements INodeType {
 	}
 }
 
-class NodeTypes implements INodeTypes {
+/** The node types a test workflow may use, by their full type name. */
+export class NodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType>) {}
 
 	getByName(name: string): INodeType | IVersionedNodeType {

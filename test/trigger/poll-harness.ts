@@ -10,13 +10,12 @@ import {
 	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
-	type INodeTypes,
-	type IVersionedNodeType,
 	type IWorkflowExecuteAdditionalData,
 	type WorkflowActivateMode,
 } from 'n8n-workflow';
 
 import { CredentialStore, TestCredentialsHelper } from '../harness/credentials';
+import { NodeTypes } from '../harness/run-node';
 
 /** Every log line n8n-core and the node wrote, for assertions (the trigger's warnings go here). */
 export class RecordingLogger {
@@ -38,20 +37,6 @@ export const logger = new RecordingLogger();
 Container.set(Logger, logger as unknown as Logger);
 Container.set(ErrorReporter, { error: () => {}, warn: () => {}, info: () => {} } as unknown as ErrorReporter);
 
-class NodeTypes implements INodeTypes {
-	constructor(private readonly types: Record<string, INodeType>) {}
-	getByName(name: string): INodeType | IVersionedNodeType {
-		return this.getByNameAndVersion(name);
-	}
-	getByNameAndVersion(name: string): INodeType {
-		const type = this.types[name];
-		if (!type) throw new Error(`Unknown node type ${name}`);
-		return type;
-	}
-	getKnownTypes() {
-		return {};
-	}
-}
 
 export interface PollOutcome {
 	/** The items the poll handed to n8n (one emit), or [] when it returned null. */
