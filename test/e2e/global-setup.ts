@@ -1,9 +1,16 @@
-import { packPackage } from '../real-n8n/instance';
+import { DEFAULT_N8N_VERSION, packPackage, provisionN8n } from '../real-n8n/instance';
 
-/** Builds and packs the package once for every e2e file (E2E_TARBALL reaches the tests: they run in this process or its workers). */
+/**
+ * Before any e2e file: build and pack the package once (E2E_TARBALL reaches the tests), and provision the pinned
+ * n8n, which takes ~6 minutes on a fresh machine — the trigger test plans its sandbox midnight a few minutes ahead
+ * and must not spend that time installing.
+ */
 export default async function globalSetup(): Promise<void> {
 	if (process.env.E2E_TARBALL) return;
-	const started = Date.now();
+	let started = Date.now();
 	process.env.E2E_TARBALL = await packPackage();
 	process.stdout.write(`\ne2e: packed ${process.env.E2E_TARBALL} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+	started = Date.now();
+	await provisionN8n(DEFAULT_N8N_VERSION);
+	process.stdout.write(`e2e: n8n ${DEFAULT_N8N_VERSION} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
