@@ -46,6 +46,62 @@ export function toItems(result: IDataObject | IDataObject[], itemIndex: number):
 }
 
 /**
+ * Reads every input item before anything is sent, so bad input fails first. Without "Continue On Fail" the first
+ * bad item throws; with it, each bad item becomes an error item and the others go on.
+ */
+export async function readEveryItem<T>(
+	context: IExecuteFunctions,
+	read: (itemIndex: number) => T | Promise<T>,
+): Promise<{ values: Array<{ itemIndex: number; value: T }>; errorItems: INodeExecutionData[] }> {
+	const continueOnFail = context.continueOnFail();
+	const values: Array<{ itemIndex: number; value: T }> = [];
+	const errorItems: INodeExecutionData[] = [];
+	const count = context.getInputData().length;
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		try {
+			values.push({ itemIndex, value: await read(itemIndex) });
+		} catch (error) {
+			if (!continueOnFail) throw withItemIndex(error, itemIndex);
+			errorItems.push(...toItems(errorJson(withItemIndex(error, itemIndex)), itemIndex));
+		}
+	}
+	return { values, errorItems };
+}
+
+/**
+ * Sends the tasks concurrently within the client's pace. Without "Continue On Fail" the first failure stops new
+ * requests and is thrown (tagged with the task's first item); with it, `onFailure` turns it into output items.
+ * Results keep the tasks' order.
+ */
+export async function sendAll<T>(
+	context: IExecuteFunctions,
+	client: MessagingClient,
+	tasks: T[],
+	steps: {
+		send: (task: T) => Promise<INodeExecutionData[]>;
+		firstItem: (task: T) => number;
+		onFailure: (error: Error, task: T) => INodeExecutionData[];
+	},
+): Promise<INodeExecutionData[][]> {
+	const continueOnFail = context.continueOnFail();
+	let stopped = false;
+	return await mapConcurrently(tasks.length, client.pacer.concurrency, async (index) => {
+		const task = tasks[index];
+		if (stopped) return [];
+		try {
+			return await steps.send(task);
+		} catch (error) {
+			const tagged = withItemIndex(error, steps.firstItem(task));
+			if (!continueOnFail) {
+				stopped = true;
+				throw tagged;
+			}
+			return steps.onFailure(tagged, task);
+		}
+	});
+}
+
+/**
  * One request (or a few) per input item, in two phases: every item is read and validated first, so bad input
  * fails before anything is sent; then items go out concurrently within the client's pace. Output keeps input
  * order, one or more items per input, each paired to it. With "Continue On Fail" a failed item becomes an
@@ -59,34 +115,25 @@ export async function runPerItem<Prepared>(
 		send: (prepared: Prepared, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 	},
 ): Promise<INodeExecutionData[]> {
-	const count = context.getInputData().length;
-	const continueOnFail = context.continueOnFail();
-	const prepared: Array<{ ok: true; value: Prepared } | { ok: false; error: Error }> = [];
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		try {
-			prepared.push({ ok: true, value: await steps.prepare(itemIndex) });
-		} catch (error) {
-			if (!continueOnFail) throw withItemIndex(error, itemIndex);
-			prepared.push({ ok: false, error: withItemIndex(error, itemIndex) });
-		}
-	}
-
-	let stopped = false;
-	const results = await mapConcurrently(count, client.pacer.concurrency, async (itemIndex) => {
-		const entry = prepared[itemIndex];
-		if (!entry.ok) return toItems(errorJson(entry.error), itemIndex);
-		if (stopped) return [];
-		try {
-			return toItems(await steps.send(entry.value, itemIndex), itemIndex);
-		} catch (error) {
-			if (!continueOnFail) {
-				stopped = true;
-				throw withItemIndex(error, itemIndex);
-			}
-			return toItems(errorJson(withItemIndex(error, itemIndex)), itemIndex);
-		}
+	const { values, errorItems } = await readEveryItem(context, steps.prepare);
+	const results = await sendAll(context, client, values, {
+		send: async ({ value, itemIndex }) => toItems(await steps.send(value, itemIndex), itemIndex),
+		firstItem: ({ itemIndex }) => itemIndex,
+		onFailure: (error, { itemIndex }) => toItems(errorJson(error), itemIndex),
 	});
-	return results.flat();
+	return inInputOrder([...errorItems, ...results.flat()]);
+}
+
+/** Orders output items by the first input item each is paired to (stable for items of the same input). */
+export function inInputOrder(items: INodeExecutionData[]): INodeExecutionData[] {
+	const firstPaired = (item: INodeExecutionData) => {
+		const paired = Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem];
+		return Math.min(...paired.map((entry) => (typeof entry === 'number' ? entry : (entry?.item ?? 0))));
+	};
+	return items
+		.map((item, position) => ({ item, position, first: firstPaired(item) }))
+		.sort((a, b) => a.first - b.first || a.position - b.position)
+		.map(({ item }) => item);
 }
 
 export function chunk<T>(list: T[], size: number): T[][] {

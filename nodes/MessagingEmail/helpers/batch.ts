@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk, errorJson, withItemIndex } from '../../shared/items';
+import { chunk, errorJson, inInputOrder, readEveryItem, sendAll, withItemIndex } from '../../shared/items';
 import type { MessagingClient } from '../../shared/transport/client';
-import { mapConcurrently } from '../../shared/transport/pacer';
 
 export interface Entry<T> {
 	itemIndex: number;
@@ -29,50 +28,19 @@ export async function runInChunks<T>(
 		describeFailed: (values: T[]) => IDataObject;
 	},
 ): Promise<INodeExecutionData[]> {
-	const continueOnFail = context.continueOnFail();
-	const itemCount = context.getInputData().length;
-	const output: INodeExecutionData[] = [];
-	const entries: Array<Entry<T>> = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			for (const value of await steps.read(itemIndex)) entries.push({ itemIndex, value });
-		} catch (error) {
-			if (!continueOnFail) throw withItemIndex(error, itemIndex);
-			output.push({ json: errorJson(withItemIndex(error, itemIndex)), pairedItem: { item: itemIndex } });
-		}
-	}
-
-	const chunks = chunk(entries, Math.max(1, steps.chunkSize));
-	let stopped = false;
-	const results = await mapConcurrently(chunks.length, client.pacer.concurrency, async (index) => {
-		const entriesOfChunk = chunks[index];
-		if (stopped) return [];
-		try {
-			const answer = await steps.send(entriesOfChunk.map((entry) => entry.value));
-			return steps.output(entriesOfChunk, answer);
-		} catch (error) {
-			const firstItem = entriesOfChunk[0].itemIndex;
-			if (!continueOnFail) {
-				stopped = true;
-				throw withItemIndex(error, firstItem);
-			}
-			const items = [...new Set(entriesOfChunk.map((entry) => entry.itemIndex))];
-			return items.map((itemIndex) => ({
+	const { values, errorItems } = await readEveryItem(context, steps.read);
+	const entries = values.flatMap(({ itemIndex, value }) => value.map((one) => ({ itemIndex, value: one })));
+	const results = await sendAll(context, client, chunk(entries, Math.max(1, steps.chunkSize)), {
+		send: async (entriesOfChunk) => steps.output(entriesOfChunk, await steps.send(entriesOfChunk.map((entry) => entry.value))),
+		firstItem: (entriesOfChunk) => entriesOfChunk[0].itemIndex,
+		onFailure: (error, entriesOfChunk) =>
+			[...new Set(entriesOfChunk.map((entry) => entry.itemIndex))].map((itemIndex) => ({
 				json: {
 					...errorJson(withItemIndex(error, itemIndex)),
 					...steps.describeFailed(entriesOfChunk.filter((entry) => entry.itemIndex === itemIndex).map((entry) => entry.value)),
 				},
 				pairedItem: { item: itemIndex },
-			}));
-		}
+			})),
 	});
-	output.push(...results.flat());
-	const firstPaired = (item: INodeExecutionData) => {
-		const paired = Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem];
-		return Math.min(...paired.map((entry) => (typeof entry === 'number' ? entry : (entry?.item ?? 0))));
-	};
-	return output
-		.map((item, position) => ({ item, position, first: firstPaired(item) }))
-		.sort((a, b) => a.first - b.first || a.position - b.position)
-		.map(({ item }) => item);
+	return inInputOrder([...errorItems, ...results.flat()]);
 }

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { errorJson, invalidInput, pairedTo, withItemIndex } from '../../shared/items';
+import { errorJson, inInputOrder, invalidInput, pairedTo, readEveryItem, sendAll } from '../../shared/items';
 import type { MessagingClient } from '../../shared/transport/client';
-import { mapConcurrently } from '../../shared/transport/pacer';
 import { parsePhones } from './phones';
 
 /** Phones per request when the user sets nothing. The service documents no limit; 1,000 keeps bodies small. */
@@ -79,21 +78,11 @@ export async function runBulk<G, D = undefined>(
 		maxBatchSize?: number;
 	},
 ): Promise<INodeExecutionData[]> {
-	const count = context.getInputData().length;
-	const continueOnFail = context.continueOnFail();
 	const { combineItems, batchSize } = readBatching(context, spec.maxBatchSize);
-	const output: Array<{ order: number; items: INodeExecutionData[] }> = [];
+	const { values: plans, errorItems } = await readEveryItem(context, spec.prepare);
 
 	const groups = new Map<string, { group: G; entries: Map<string, { phone: string; data?: D; items: number[] }> }>();
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		let plan: BulkPlan<G, D>;
-		try {
-			plan = spec.prepare(itemIndex);
-		} catch (error) {
-			if (!continueOnFail) throw withItemIndex(error, itemIndex);
-			output.push({ order: itemIndex, items: [{ json: errorJson(withItemIndex(error, itemIndex)), pairedItem: { item: itemIndex } }] });
-			continue;
-		}
+	for (const { itemIndex, value: plan } of plans) {
 		const key = combineItems ? plan.key : `${plan.key}#${itemIndex}`;
 		let group = groups.get(key);
 		if (!group) {
@@ -121,21 +110,10 @@ export async function runBulk<G, D = undefined>(
 		}
 	}
 
-	let stopped = false;
-	const results = await mapConcurrently(batches.length, client.pacer.concurrency, async (index) => {
-		const batch = batches[index];
-		if (stopped) return [];
-		try {
-			return (await spec.send(batch)).map(({ json, items }) => ({ json, pairedItem: paired(items) }));
-		} catch (error) {
-			if (!continueOnFail) {
-				stopped = true;
-				throw withItemIndex(error, batch.items[0]);
-			}
-			const json = { ...errorJson(withItemIndex(error, batch.items[0])), phones: batch.entries.map((entry) => entry.phone) };
-			return [{ json, pairedItem: paired(batch.items) }];
-		}
+	const results = await sendAll(context, client, batches, {
+		send: async (batch) => (await spec.send(batch)).map(({ json, items }) => ({ json, pairedItem: paired(items) })),
+		firstItem: (batch) => batch.items[0],
+		onFailure: (error, batch) => [{ json: { ...errorJson(error), phones: batch.entries.map((entry) => entry.phone) }, pairedItem: paired(batch.items) }],
 	});
-	results.forEach((items, index) => output.push({ order: batches[index].items[0], items }));
-	return output.sort((a, b) => a.order - b.order).flatMap((entry) => entry.items);
+	return inInputOrder([...errorItems, ...results.flat()]);
 }
