@@ -1,5 +1,5 @@
 // n8n loads the package through the `n8n` section of package.json; this main entry only lists what it ships.
 module.exports = {
 	credentials: ['MessagingServiceApi'],
-	nodes: ['MessagingEmail', 'MessagingSms', 'MessagingTrigger'],
+	nodes: ['MessagingEmail', 'MessagingSms', 'MessagingTrigger', 'MessagingEmailTrigger'],
 };

@@ -3,33 +3,50 @@
  * in one real n8n, against one sandbox, in one run. A full run writes bench/RESULTS.md and bench/throughput.svg;
  * a smoke run (tiny counts, seconds of work) writes them under build/bench-smoke/ and fails if the harness does.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ROOT } from '../test/real-n8n/instance';
-import { startSandbox } from '../test/sandbox';
+import { ROOT } from '../scripts/n8n/instance';
+import { startSandbox } from '../sandbox';
 import { BenchN8n } from './lib/n8n';
 import { machineInfo, renderResults } from './lib/report';
 import type { BenchContext, Scenario, ScenarioResult } from './lib/types';
 import type { WorkflowJson } from './lib/workflows';
 import { scenarios } from './scenarios';
 
-const CLIENT = { clientId: 'bench-client', clientSecret: 'bench-secret-0123456789abcdef', apiKey: 'sp_apikey_bench0123456789abcdef0123' };
+const CLIENT = {
+	clientId: 'bench-client',
+	clientSecret: 'bench-secret-0123456789abcdef',
+	apiKey: 'sp_apikey_bench0123456789abcdef0123',
+};
 
 function parseArgs(argv: string[]) {
 	const smoke = argv.includes('--smoke');
 	const onlyIndex = argv.indexOf('--only');
-	const only = onlyIndex >= 0 ? new Set(String(argv[onlyIndex + 1] ?? '').split(',').map(Number).filter(Boolean)) : undefined;
+	const only =
+		onlyIndex >= 0
+			? new Set(
+					String(argv[onlyIndex + 1] ?? '')
+						.split(',')
+						.map(Number)
+						.filter(Boolean),
+				)
+			: undefined;
 	return { smoke, only };
 }
 
 async function main() {
 	const { smoke, only } = parseArgs(process.argv.slice(2));
 	const started = Date.now();
-	const log = (line: string) => process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+	const log = (line: string) =>
+		process.stdout.write(
+			`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
+		);
 	const selected = scenarios.filter((scenario) => !only || only.has(scenario.id));
 	if (!selected.length) throw new Error('No scenario selected (--only takes ids 1–7)');
-	log(`${smoke ? 'smoke run' : 'full run'}: scenarios ${selected.map((scenario) => scenario.id).join(', ')}`);
+	log(
+		`${smoke ? 'smoke run' : 'full run'}: scenarios ${selected.map((scenario) => scenario.id).join(', ')}`,
+	);
 
 	const sandbox = await startSandbox({ settings: { rateLimitPerSecond: 10 }, credentials: CLIENT });
 	const base: Omit<BenchContext, 'n8n'> = { smoke, sandbox, log };
@@ -47,7 +64,8 @@ async function main() {
 				for (const row of table.rows) log(`  ${row.join(' | ')}`);
 			}
 			for (const finding of result.findings) log(`  → ${finding}`);
-			for (const [check, ok] of result.checks) if (!ok) failures.push(`scenario ${scenario.id}: ${check}`);
+			for (const [check, ok] of result.checks)
+				if (!ok) failures.push(`scenario ${scenario.id}: ${check}`);
 		} catch (error) {
 			failures.push(`scenario ${scenario.id} threw: ${(error as Error).stack ?? String(error)}`);
 			log(`  FAILED: ${(error as Error).message}`);
@@ -72,13 +90,23 @@ async function main() {
 			await n8n.importAll(
 				[...credentialIds].map((id) => ({
 					id: credentialId(id),
-					data: { baseUrl: sandbox.url, authType: 'clientCredentials', clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret, accessToken: '' },
+					data: {
+						baseUrl: sandbox.url,
+						authType: 'clientCredentials',
+						clientId: CLIENT.clientId,
+						clientSecret: CLIENT.clientSecret,
+						accessToken: '',
+					},
 				})),
 				workflows.map((workflow) => withCredentialIds(workflow)),
 			);
 			// Runs whose process memory matters get their own `n8n execute` process; a smoke run does them in the server.
-			if (!smoke) for (const scenario of needN8n.filter((entry) => entry.phase === 'execute')) await runOne(scenario);
-			const serverScenarios = needN8n.filter((entry) => entry.phase === 'server' || (smoke && entry.phase === 'execute'));
+			if (!smoke)
+				for (const scenario of needN8n.filter((entry) => entry.phase === 'execute'))
+					await runOne(scenario);
+			const serverScenarios = needN8n.filter(
+				(entry) => entry.phase === 'server' || (smoke && entry.phase === 'execute'),
+			);
 			if (serverScenarios.length) {
 				log('starting n8n (server mode)…');
 				await n8n.startServer();
@@ -87,7 +115,8 @@ async function main() {
 				await n8n.instance.stop();
 			}
 		}
-		for (const scenario of selected.filter((entry) => entry.phase === 'inProcess')) await runOne(scenario);
+		for (const scenario of selected.filter((entry) => entry.phase === 'inProcess'))
+			await runOne(scenario);
 	} finally {
 		await n8n?.dispose();
 		await sandbox.close();
@@ -95,12 +124,29 @@ async function main() {
 
 	results.sort((a, b) => a.id - b.id);
 	// Only a full run of every scenario replaces the committed bench/RESULTS.md.
-	const outDir = smoke ? join(ROOT, 'build', 'bench-smoke') : only ? join(ROOT, 'build', 'bench-partial') : join(ROOT, 'bench');
+	const outDir = smoke
+		? join(ROOT, 'build', 'bench-smoke')
+		: only
+			? join(ROOT, 'build', 'bench-partial')
+			: join(ROOT, 'bench');
 	mkdirSync(outDir, { recursive: true });
 	const machine = await machineInfo(n8n?.version);
 	const totalSeconds = (Date.now() - started) / 1000;
-	writeFileSync(join(outDir, 'RESULTS.md'), renderResults(results, machine, { smoke, totalSeconds, partial: !!only }));
-	for (const result of results) for (const [name, content] of Object.entries(result.files ?? {})) writeFileSync(join(outDir, name), content);
+	writeFileSync(
+		join(outDir, 'RESULTS.md'),
+		renderResults(results, machine, { smoke, totalSeconds, partial: !!only }),
+	);
+	// Headline figures: a full run replaces bench/results.json; a partial run (--only) merges its scenarios into it.
+	const resultsFile = join(smoke ? outDir : join(ROOT, 'bench'), 'results.json');
+	const headlines: Record<string, unknown> =
+		only && !smoke && existsSync(resultsFile)
+			? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>)
+			: {};
+	for (const result of results) if (result.headline) headlines[`s${result.id}`] = result.headline;
+	writeFileSync(resultsFile, `${JSON.stringify(headlines, null, 2)}\n`);
+	for (const result of results)
+		for (const [name, content] of Object.entries(result.files ?? {}))
+			writeFileSync(join(outDir, name), content);
 	log(`wrote ${join(outDir, 'RESULTS.md')} (${totalSeconds.toFixed(0)} s in all)`);
 	if (failures.length) {
 		process.stderr.write(`\nBench checks failed:\n- ${failures.join('\n- ')}\n`);
@@ -121,11 +167,17 @@ function withCredentialIds(workflow: WorkflowJson): WorkflowJson {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
-			const credentials = (node as { credentials?: Record<string, { id: string; name: string }> }).credentials;
+			const credentials = (node as { credentials?: Record<string, { id: string; name: string }> })
+				.credentials;
 			if (!credentials) return node;
 			return {
 				...node,
-				credentials: Object.fromEntries(Object.entries(credentials).map(([type, ref]) => [type, { id: credentialId(ref.id), name: `Bench ${ref.id}` }])),
+				credentials: Object.fromEntries(
+					Object.entries(credentials).map(([type, ref]) => [
+						type,
+						{ id: credentialId(ref.id), name: `Bench ${ref.id}` },
+					]),
+				),
 			};
 		}),
 	};

@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
@@ -8,10 +7,19 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import {
+	sharedTokenExchange,
+	type PostJson,
+	type RawAnswer,
+} from '../nodes/shared/transport/token';
+
 /**
  * One credential for both areas. "Client ID and Secret" exchanges the pair for a one-hour token through n8n's
- * expirable-property mechanism: n8n calls preAuthentication when the hidden token is empty, on a credential
- * test, and once after a 401, and stores the token with the credential so every execution and worker shares it.
+ * expirable-property mechanism: n8n calls preAuthentication when the hidden token is empty and once after a 401,
+ * and stores the token with the credential so every execution and worker shares it; requests that find it missing
+ * at the same moment share one exchange (transport/token.ts). The Test button is the nodes' own credential test
+ * (`testedBy`, transport/credentialTest.ts), which exchanges exactly the values typed: a `test` request here would
+ * take precedence over it, and n8n runs that request with the stored token, so it cannot judge a changed secret.
  */
 export class MessagingServiceApi implements ICredentialType {
 	name = 'messagingServiceApi';
@@ -28,7 +36,7 @@ export class MessagingServiceApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			default: 'https://api.sendpulse.com',
-			description: 'Root of the API. Change it only to reach a proxy or the package\'s API sandbox.',
+			description: "Root of the API. Change it only to reach a proxy or the package's API sandbox.",
 		},
 		{
 			displayName: 'Authentication',
@@ -46,6 +54,8 @@ export class MessagingServiceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
+			description:
+				"In the service's web app: Account Settings → API, the REST API's ID (activate the REST API there first)",
 			displayOptions: { show: { authType: ['clientCredentials'] } },
 		},
 		{
@@ -55,6 +65,8 @@ export class MessagingServiceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			description:
+				"In the service's web app: Account Settings → API, the REST API's Secret (shown next to the ID)",
 			displayOptions: { show: { authType: ['clientCredentials'] } },
 		},
 		{
@@ -78,59 +90,30 @@ export class MessagingServiceApi implements ICredentialType {
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		if (credentials.authType === 'apiKey') return {};
-		let response: { access_token?: unknown };
-		try {
-			response = (await this.helpers.httpRequest({
+		const post: PostJson = async (url, body) =>
+			(await this.helpers.httpRequest({
 				method: 'POST',
-				url: `${trimSlash(credentials.baseUrl)}/oauth/access_token`,
-				body: {
-					grant_type: 'client_credentials',
-					client_id: credentials.clientId,
-					client_secret: credentials.clientSecret,
-				},
+				url,
+				body,
 				json: true,
-			})) as { access_token?: unknown };
-		} catch (error) {
-			// Rebuilt from the service's answer only: the original error carries the request body (the secret).
-			// No `response` property on purpose, so n8n does not treat it as an expired token and exchange again.
-			const tokenExchange = readTokenError(error);
-			throw Object.assign(new Error(`Token exchange failed: ${tokenExchange.message}`), { tokenExchange });
-		}
-		if (typeof response?.access_token !== 'string' || !response.access_token) {
-			throw new Error('Token exchange failed: the service answered without an access_token');
-		}
-		return { accessToken: response.access_token };
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+			})) as RawAnswer;
+		// Errors carry the service's answer only (see exchangeToken), and no `response` property on purpose, so
+		// n8n does not take a failed exchange for an expired token and exchange again.
+		return { accessToken: await sharedTokenExchange(post, credentials) };
 	}
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	) {
 		const token = credentials.authType === 'apiKey' ? credentials.apiKey : credentials.accessToken;
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(token)}` };
+		requestOptions.headers = {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(token)}`,
+		};
 		return requestOptions;
 	}
-
-	// GET /sms/senders: cheap, authenticated, and answers even when the account's email area is not activated.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/sms/senders',
-			method: 'GET',
-		},
-	};
-}
-
-function trimSlash(url: unknown): string {
-	return String(url ?? '').replace(/\/+$/, '');
-}
-
-/** The service's status, message and code from a failed token request; nothing else. */
-function readTokenError(error: unknown): { status?: number; message: string; error_code?: unknown } {
-	const response = (error as { response?: { status?: number; data?: unknown } }).response;
-	const data = (response?.data ?? {}) as { message?: unknown; error_description?: unknown; error_code?: unknown };
-	const serviceMessage = data.message ?? data.error_description;
-	if (typeof serviceMessage === 'string') {
-		return { status: response?.status, message: serviceMessage, error_code: data.error_code };
-	}
-	if (response?.status) return { status: response.status, message: `HTTP ${response.status}` };
-	const code = (error as { code?: unknown }).code;
-	return { message: `the service could not be reached (${typeof code === 'string' ? code : 'no answer'})` };
 }

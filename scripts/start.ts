@@ -2,12 +2,14 @@
  * The demo behind `npm start`: the API sandbox on 127.0.0.1:8787 (or the live service when MESSAGING_BASE_URL and
  * credentials are set), a real n8n on http://localhost:5678 with the package installed as users install it, an
  * owner account, the credential and every example workflow imported. Ctrl-C stops all of it.
+ * `npm start -- --queue`: the same in queue mode (main + 2 workers + webhook processor; scripts/queue/demo.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { N8nInstance, packPackage, ROOT } from '../test/real-n8n/instance';
-import { startSandbox, type Sandbox } from '../test/sandbox';
+import { N8nInstance, packPackage, ROOT } from './n8n/instance';
+import { startQueueDemo } from './queue/demo';
+import { startSandbox, type Sandbox } from '../sandbox';
 
 const N8N_PORT = Number(process.env.N8N_DEMO_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
@@ -19,21 +21,34 @@ function say(line: string) {
 }
 
 /** Live service when configured in the environment, else the sandbox. */
-async function credentialData(): Promise<{ data: Record<string, string>; sandbox?: Sandbox; target: string }> {
+async function credentialData(): Promise<{
+	data: Record<string, string>;
+	sandbox?: Sandbox;
+	target: string;
+}> {
 	const live = process.env.MESSAGING_BASE_URL;
 	if (live) {
 		const apiKey = process.env.MESSAGING_API_KEY;
 		const clientId = process.env.MESSAGING_CLIENT_ID;
 		const clientSecret = process.env.MESSAGING_CLIENT_SECRET;
 		if (!apiKey && !(clientId && clientSecret)) {
-			throw new Error('MESSAGING_BASE_URL is set: also set MESSAGING_API_KEY, or MESSAGING_CLIENT_ID and MESSAGING_CLIENT_SECRET');
+			throw new Error(
+				'MESSAGING_BASE_URL is set: also set MESSAGING_API_KEY, or MESSAGING_CLIENT_ID and MESSAGING_CLIENT_SECRET',
+			);
 		}
 		const data: Record<string, string> = apiKey
 			? { baseUrl: live, authType: 'apiKey', apiKey, accessToken: '' }
-			: { baseUrl: live, authType: 'clientCredentials', clientId: clientId!, clientSecret: clientSecret!, accessToken: '' };
+			: {
+					baseUrl: live,
+					authType: 'clientCredentials',
+					clientId: clientId!,
+					clientSecret: clientSecret!,
+					accessToken: '',
+				};
 		return { data, target: `the live service at ${live}` };
 	}
 	const sandbox = await startSandbox({ port: SANDBOX_PORT });
+	await seedTriggerEvents(sandbox);
 	const data = {
 		baseUrl: sandbox.url,
 		authType: 'clientCredentials',
@@ -41,7 +56,35 @@ async function credentialData(): Promise<{ data: Record<string, string>; sandbox
 		clientSecret: sandbox.account.clientSecret,
 		accessToken: '',
 	};
-	return { data, sandbox, target: `the sandbox at ${sandbox.url} (control API: ${sandbox.url}/__sandbox/info)` };
+	return {
+		data,
+		sandbox,
+		target: `the sandbox at ${sandbox.url} (control API: ${sandbox.url}/__sandbox/info)`,
+	};
+}
+
+/**
+ * A few bounces and unsubscribes of today, so the trigger's "Fetch Test Event" shows events on the first try
+ * (the sandbox starts empty). More: send an email to any address at bounce.test, or POST to the control API.
+ */
+async function seedTriggerEvents(sandbox: Sandbox) {
+	const seed = async (path: string, body: object) => {
+		const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		if (!response.ok) throw new Error(`Seeding ${path} failed: ${await response.text()}`);
+	};
+	await seed('/email/bounces', {
+		bounces: [
+			{ email_to: 'no-such-user@bounce.test', subject: 'Your order has shipped' },
+			{ email_to: 'old-address@bounce.test', subject: 'Welcome', smtp_answer_data: 'Mailbox full' },
+		],
+	});
+	await seed('/email/unsubscribes', {
+		unsubscribes: [{ email: 'leaving@example.com', unsubscribe_by_link: 1 }],
+	});
 }
 
 function examples(): object[] {
@@ -54,6 +97,20 @@ function examples(): object[] {
 async function main() {
 	const { data, sandbox, target } = await credentialData();
 	say('Packing the package and provisioning n8n (the first run installs n8n: about 6 minutes)…');
+	if (process.argv.includes('--queue')) {
+		await startQueueDemo({
+			tarball: await packPackage(),
+			port: N8N_PORT,
+			owner: OWNER,
+			credential: { id: CREDENTIAL_ID, name: 'Messaging Sandbox', data },
+			workflows: examples(),
+			say,
+			onStopped: async () => await sandbox?.close(),
+		});
+		say(`  talks to:  ${target}`);
+		say('Press Ctrl-C to stop everything.');
+		return;
+	}
 	const n8n = await N8nInstance.create({ tarball: await packPackage() });
 	let stopping = false;
 	const stop = async () => {
@@ -67,14 +124,22 @@ async function main() {
 	process.on('SIGINT', () => void stop());
 	process.on('SIGTERM', () => void stop());
 
-	await n8n.importCredentials([{ id: CREDENTIAL_ID, name: 'Messaging Sandbox', type: 'messagingServiceApi', data }]);
+	await n8n.importCredentials([
+		{ id: CREDENTIAL_ID, name: 'Messaging Sandbox', type: 'messagingServiceApi', data },
+	]);
 	const workflows = examples();
 	await n8n.importWorkflows(workflows);
-	await n8n.start({ port: N8N_PORT, owner: OWNER, env: { N8N_LISTEN_ADDRESS: '0.0.0.0', N8N_HOST: 'localhost' } });
+	await n8n.start({
+		port: N8N_PORT,
+		owner: OWNER,
+		env: { N8N_LISTEN_ADDRESS: '0.0.0.0', N8N_HOST: 'localhost' },
+	});
 	say('');
 	say(`n8n is ready: http://localhost:${N8N_PORT}`);
 	say(`  login:     ${OWNER.email} / ${OWNER.password}`);
-	say(`  loaded:    the Messaging nodes, credential "Messaging Sandbox", ${workflows.length} example workflows`);
+	say(
+		`  loaded:    the Messaging nodes, credential "Messaging Sandbox", ${workflows.length} example workflows`,
+	);
 	say(`  talks to:  ${target}`);
 	say('Press Ctrl-C to stop everything.');
 }

@@ -4,7 +4,7 @@
  * for webhook-triggered runs (no 4-second boot per run; CPU read from /proc of the server process).
  */
 
-import { N8nInstance, packPackage } from '../../test/real-n8n/instance';
+import { N8nInstance, packPackage } from '../../scripts/n8n/instance';
 import { processCpuSeconds, processRssKb } from './stats';
 import { CREDENTIAL_TYPE, workflowId as workflowIdOf, type WorkflowJson } from './workflows';
 
@@ -32,13 +32,30 @@ export interface ServerRunOutcome extends RunOutcome {
 	wallMs: number;
 }
 
-type RunData = Record<string, Array<{ startTime?: number; executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> }; error?: { message: string } }>>;
+type RunData = Record<
+	string,
+	Array<{
+		startTime?: number;
+		executionTime?: number;
+		data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
+		error?: { message: string };
+	}>
+>;
 
-function outcomeOf(status: string | undefined, runData: RunData | undefined, error?: string): RunOutcome {
+function outcomeOf(
+	status: string | undefined,
+	runData: RunData | undefined,
+	error?: string,
+): RunOutcome {
 	const nodes: Record<string, NodeRun> = {};
 	for (const [name, runs] of Object.entries(runData ?? {})) {
 		const run = runs[0];
-		nodes[name] = { startTime: run?.startTime, executionTime: run?.executionTime, items: run?.data?.main?.[0] ?? [], error: run?.error?.message };
+		nodes[name] = {
+			startTime: run?.startTime,
+			executionTime: run?.executionTime,
+			items: run?.data?.main?.[0] ?? [],
+			error: run?.error?.message,
+		};
 	}
 	return { status, nodes, send: nodes.Send ?? { items: [] }, error };
 }
@@ -57,21 +74,50 @@ export class BenchN8n {
 		return this.instance.version;
 	}
 
-	async importAll(credentials: Array<{ id: string; data: Record<string, unknown> }>, workflows: WorkflowJson[]) {
+	async importAll(
+		credentials: Array<{ id: string; data: Record<string, unknown> }>,
+		workflows: WorkflowJson[],
+	) {
 		await this.instance.importCredentials(
-			credentials.map((credential) => ({ id: credential.id, name: `Bench ${credential.id}`, type: CREDENTIAL_TYPE, data: credential.data })),
+			credentials.map((credential) => ({
+				id: credential.id,
+				name: `Bench ${credential.id}`,
+				type: CREDENTIAL_TYPE,
+				data: credential.data,
+			})),
 		);
 		await this.instance.importWorkflows(workflows);
 	}
 
 	/** `n8n execute --rawOutput` of one workflow: a fresh process, so its peak memory belongs to this run only. */
-	async execute(id: string, timeoutMs = 15 * 60_000): Promise<RunOutcome & { exitCode: number; peakRssKb: number; wallMs: number }> {
+	async execute(
+		id: string,
+		timeoutMs = 15 * 60_000,
+	): Promise<RunOutcome & { exitCode: number; peakRssKb: number; wallMs: number }> {
 		const result = await this.instance.execute(id, { timeoutMs });
 		const { exitCode, peakRssKb, wallMs, run } = result;
 		if (!run) {
-			return { exitCode, peakRssKb, wallMs, ...outcomeOf(undefined, undefined, `no run JSON (exit ${exitCode}): ${result.stdout.slice(-1500)}`) };
+			return {
+				exitCode,
+				peakRssKb,
+				wallMs,
+				...outcomeOf(
+					undefined,
+					undefined,
+					`no run JSON (exit ${exitCode}): ${result.stdout.slice(-1500)}`,
+				),
+			};
 		}
-		return { exitCode, peakRssKb, wallMs, ...outcomeOf(run.status, run.data.resultData.runData as RunData, run.data.resultData.error?.message) };
+		return {
+			exitCode,
+			peakRssKb,
+			wallMs,
+			...outcomeOf(
+				run.status,
+				run.data.resultData.runData as RunData,
+				run.data.resultData.error?.message,
+			),
+		};
 	}
 
 	async startServer() {
@@ -83,7 +129,11 @@ export class BenchN8n {
 	}
 
 	/** Calls a webhook workflow and waits for its execution to finish, sampling the server's CPU and memory. */
-	async runWebhook(path: string, workflowIdValue: string, timeoutMs = 15 * 60_000): Promise<ServerRunOutcome> {
+	async runWebhook(
+		path: string,
+		workflowIdValue: string,
+		timeoutMs = 15 * 60_000,
+	): Promise<ServerRunOutcome> {
 		const pid = this.instance.pid!;
 		const rssBefore = processRssKb(pid);
 		let rssPeak = rssBefore;
@@ -98,9 +148,13 @@ export class BenchN8n {
 		const started = Date.now();
 		let answer = '';
 		try {
-			const response = await fetch(`${this.instance.baseUrl}/webhook/${path}`, { method: 'POST', signal: AbortSignal.timeout(timeoutMs) });
+			const response = await fetch(`${this.instance.baseUrl}/webhook/${path}`, {
+				method: 'POST',
+				signal: AbortSignal.timeout(timeoutMs),
+			});
 			answer = await response.text();
-			if (!response.ok) throw new Error(`webhook ${path} → ${response.status}: ${answer.slice(0, 500)}`);
+			if (!response.ok)
+				throw new Error(`webhook ${path} → ${response.status}: ${answer.slice(0, 500)}`);
 		} finally {
 			clearInterval(sampler);
 		}
@@ -113,12 +167,23 @@ export class BenchN8n {
 	/** The newest execution of a workflow, with its data, through n8n's public API. */
 	async lastExecution(id: string): Promise<RunOutcome> {
 		for (let attempt = 0; attempt < 40; attempt++) {
-			const list = (await this.instance.api('GET', `/executions?workflowId=${id}&includeData=true&limit=1`)) as {
-				data: Array<{ status?: string; finished?: boolean; data?: { resultData: { runData: RunData; error?: { message: string } } } }>;
+			const list = (await this.instance.api(
+				'GET',
+				`/executions?workflowId=${id}&includeData=true&limit=1`,
+			)) as {
+				data: Array<{
+					status?: string;
+					finished?: boolean;
+					data?: { resultData: { runData: RunData; error?: { message: string } } };
+				}>;
 			};
 			const execution = list.data[0];
 			if (execution?.data && execution.status !== 'running' && execution.status !== 'new') {
-				return outcomeOf(execution.status, execution.data.resultData.runData, execution.data.resultData.error?.message);
+				return outcomeOf(
+					execution.status,
+					execution.data.resultData.runData,
+					execution.data.resultData.error?.message,
+				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
@@ -129,7 +194,10 @@ export class BenchN8n {
 	 * A run whose memory matters. Full bench: its own `n8n execute` process, memory = that process's peak resident
 	 * memory. Smoke: a webhook run in the server (no boot per run), memory = resident growth during the run.
 	 */
-	async runIsolated(label: string, viaServer: boolean): Promise<RunOutcome & { memoryKb: number; wallMs: number }> {
+	async runIsolated(
+		label: string,
+		viaServer: boolean,
+	): Promise<RunOutcome & { memoryKb: number; wallMs: number }> {
 		const id = workflowIdOf(label);
 		if (viaServer) {
 			const outcome = await this.runWebhook(`bench-${label}`, id);

@@ -1,7 +1,7 @@
 /** Small helpers shared by the scenarios: counting sandbox log entries, sampling a process, formatting. */
 import { readFileSync } from 'node:fs';
 
-import type { LoggedRequest } from '../../test/sandbox/core/request-log';
+import type { LoggedRequest } from '../../sandbox/core/request-log';
 
 export const CLOCK_TICKS = 100;
 
@@ -32,7 +32,11 @@ export interface LogSummary {
 }
 
 /** What the sandbox saw for one run: requests to `path`, how they were answered, duplicates by `key`. */
-export function summarise(entries: LoggedRequest[], path: string, key?: (entry: LoggedRequest) => string | undefined): LogSummary {
+export function summarise(
+	entries: LoggedRequest[],
+	path: string,
+	key?: (entry: LoggedRequest) => string | undefined,
+): LogSummary {
 	const calls = entries.filter((entry) => entry.path === path);
 	const accepted = calls.filter((entry) => entry.status === 200);
 	const seen = new Map<string, number>();
@@ -64,13 +68,23 @@ export function recipientOf(entry: LoggedRequest): string | undefined {
 }
 
 export function ratio(ours: number | undefined, theirs: number | undefined, digits = 1): string {
-	if (ours === undefined || theirs === undefined || !Number.isFinite(ours) || !Number.isFinite(theirs) || ours === 0) return '–';
+	if (
+		ours === undefined ||
+		theirs === undefined ||
+		!Number.isFinite(ours) ||
+		!Number.isFinite(theirs) ||
+		ours === 0
+	)
+		return '–';
 	return `${(theirs / ours).toFixed(digits)}×`;
 }
 
 export function fmt(value: number | undefined, digits = 1): string {
 	if (value === undefined || !Number.isFinite(value)) return '–';
-	return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+	return value.toLocaleString('en-US', {
+		minimumFractionDigits: digits,
+		maximumFractionDigits: digits,
+	});
 }
 
 export function int(value: number | undefined): string {

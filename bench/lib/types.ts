@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../test/sandbox';
+import type { Sandbox } from '../../sandbox';
 import type { BenchN8n } from './n8n';
 import type { WorkflowJson } from './workflows';
 
@@ -30,6 +30,8 @@ export interface ScenarioResult {
 	summary: Array<[string, string, string, string]>;
 	/** Files written next to RESULTS.md (e.g. the chart), by name. */
 	files?: Record<string, string>;
+	/** The scenario's headline figures, written under `s<id>` to results.json beside RESULTS.md. */
+	headline?: Record<string, unknown>;
 	/** Figures a smoke run checks (the harness must produce them). */
 	checks: Array<[string, boolean]>;
 }
@@ -40,6 +42,10 @@ export interface Scenario {
 	title: string;
 	phase: 'execute' | 'server' | 'inProcess';
 	/** Credentials (ids) and workflows it needs imported into n8n before the runs. */
-	prepare?: (context: Omit<BenchContext, 'n8n'>) => { credentials: string[]; workflows: WorkflowJson[]; webhooks?: string[] };
+	prepare?: (context: Omit<BenchContext, 'n8n'>) => {
+		credentials: string[];
+		workflows: WorkflowJson[];
+		webhooks?: string[];
+	};
 	run: (context: BenchContext) => Promise<ScenarioResult>;
 }

@@ -35,7 +35,12 @@ export function workflowId(label: string): string {
 }
 
 /** A linear workflow: trigger → nodes…; `trigger` is a Manual Trigger (for `n8n execute`) or a Webhook path. */
-export function linearWorkflow(label: string, name: string, trigger: { manual: true } | { webhookPath: string }, nodes: NodeSpec[]): WorkflowJson {
+export function linearWorkflow(
+	label: string,
+	name: string,
+	trigger: { manual: true } | { webhookPath: string },
+	nodes: NodeSpec[],
+): WorkflowJson {
 	const triggerNode =
 		'manual' in trigger
 			? { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} }
@@ -44,12 +49,19 @@ export function linearWorkflow(label: string, name: string, trigger: { manual: t
 					type: 'n8n-nodes-base.webhook',
 					typeVersion: 2.1,
 					webhookId: randomUUID(),
-					parameters: { httpMethod: 'POST', path: trigger.webhookPath, responseMode: 'lastNode', options: {} },
+					parameters: {
+						httpMethod: 'POST',
+						path: trigger.webhookPath,
+						responseMode: 'lastNode',
+						options: {},
+					},
 				};
 	const all = [triggerNode, ...nodes];
 	const connections: Record<string, unknown> = {};
 	for (let index = 0; index < all.length - 1; index++) {
-		connections[all[index].name] = { main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]] };
+		connections[all[index].name] = {
+			main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]],
+		};
 	}
 	return {
 		id: workflowId(label),
@@ -64,7 +76,13 @@ export function linearWorkflow(label: string, name: string, trigger: { manual: t
 				position: [index * 220, 0],
 				parameters: spec.parameters,
 				...(spec.webhookId ? { webhookId: spec.webhookId } : {}),
-				...(spec.credentialId ? { credentials: { [CREDENTIAL_TYPE]: { id: spec.credentialId, name: `Bench ${spec.credentialId}` } } } : {}),
+				...(spec.credentialId
+					? {
+							credentials: {
+								[CREDENTIAL_TYPE]: { id: spec.credentialId, name: `Bench ${spec.credentialId}` },
+							},
+						}
+					: {}),
 				...(spec.onError ? { onError: spec.onError } : {}),
 			};
 		}),
@@ -91,10 +109,17 @@ export function generate(count: number, itemExpression: string, name = 'Generate
 
 /** Items for the email scenarios: a unique recipient, a name and a small HTML body each. */
 export const emailItems = (count: number) =>
-	generate(count, "{ email: 'user' + i + '@example.com', name: 'User ' + i, html: '<p>Hello User ' + i + ', your code is ' + (1000 + i) + '.</p>' }");
+	generate(
+		count,
+		"{ email: 'user' + i + '@example.com', name: 'User ' + i, html: '<p>Hello User ' + i + ', your code is ' + (1000 + i) + '.</p>' }",
+	);
 
 /** This package's Messaging Email → Email → Send, fields mapped from the item. */
-export function oursEmailSend(credentialId: string, requestOptions: Record<string, unknown> = {}, options: Record<string, unknown> = {}): NodeSpec {
+export function oursEmailSend(
+	credentialId: string,
+	requestOptions: Record<string, unknown> = {},
+	options: Record<string, unknown> = {},
+): NodeSpec {
 	return {
 		name: 'Send',
 		type: 'n8n-nodes-messaging.messagingEmail',
@@ -127,7 +152,12 @@ const HTTP_EMAIL_BODY =
  * predefined credential type (n8n then runs its token exchange and Bearer header), JSON body by expression (the
  * service wants the HTML base64-encoded), default options unless `options` says otherwise.
  */
-export function httpEmailSend(baseUrl: string, credentialId: string, options: Record<string, unknown> = {}, body = HTTP_EMAIL_BODY): NodeSpec {
+export function httpEmailSend(
+	baseUrl: string,
+	credentialId: string,
+	options: Record<string, unknown> = {},
+	body = HTTP_EMAIL_BODY,
+): NodeSpec {
 	return {
 		name: 'Send',
 		type: 'n8n-nodes-base.httpRequest',
@@ -149,10 +179,15 @@ export function httpEmailSend(baseUrl: string, credentialId: string, options: Re
 }
 
 /** The HTTP Request node's batching option, e.g. 10 items every 1,000 ms. */
-export const httpBatching = (batchSize: number, batchInterval: number) => ({ batching: { batch: { batchSize, batchInterval } } });
+export const httpBatching = (batchSize: number, batchInterval: number) => ({
+	batching: { batch: { batchSize, batchInterval } },
+});
 
 /** The same send with no credential type for the service: a token request in the workflow, then a Bearer header. */
-export function httpTokenThenSend(baseUrl: string, client: { clientId: string; clientSecret: string }): NodeSpec[] {
+export function httpTokenThenSend(
+	baseUrl: string,
+	client: { clientId: string; clientSecret: string },
+): NodeSpec[] {
 	return [
 		{
 			name: 'Get token',
@@ -189,7 +224,14 @@ export function httpEmailSendWithHeader(baseUrl: string): NodeSpec {
 			authentication: 'none',
 			sendHeaders: true,
 			specifyHeaders: 'keypair',
-			headerParameters: { parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Get token').first().json.access_token }}" }] },
+			headerParameters: {
+				parameters: [
+					{
+						name: 'Authorization',
+						value: "=Bearer {{ $('Get token').first().json.access_token }}",
+					},
+				],
+			},
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'json',
@@ -200,7 +242,11 @@ export function httpEmailSendWithHeader(baseUrl: string): NodeSpec {
 }
 
 /** Messaging SMS → Phone Number → Add, one phone per item, combined by the node (default batch size 1,000). */
-export function oursPhoneAdd(credentialId: string, addressBookId: number, requestOptions: Record<string, unknown> = {}): NodeSpec {
+export function oursPhoneAdd(
+	credentialId: string,
+	addressBookId: number,
+	requestOptions: Record<string, unknown> = {},
+): NodeSpec {
 	return {
 		name: 'Send',
 		type: 'n8n-nodes-messaging.messagingSms',
@@ -219,7 +265,11 @@ export function oursPhoneAdd(credentialId: string, addressBookId: number, reques
 }
 
 /** HTTP Request: POST /sms/numbers per item, `{addressBookId, phones:[phone]}`. */
-export function httpPhoneAdd(baseUrl: string, credentialId: string, addressBookId: number): NodeSpec {
+export function httpPhoneAdd(
+	baseUrl: string,
+	credentialId: string,
+	addressBookId: number,
+): NodeSpec {
 	return {
 		name: 'Send',
 		type: 'n8n-nodes-base.httpRequest',
@@ -240,7 +290,7 @@ export function httpPhoneAdd(baseUrl: string, credentialId: string, addressBookI
 	};
 }
 
-export const phoneItems = (count: number) => generate(count, "{ phone: String(380500000000 + i) }");
+export const phoneItems = (count: number) => generate(count, '{ phone: String(380500000000 + i) }');
 
 /**
  * One item with a binary attachment of `bytes` bytes made inside the workflow (a Code node returning base64
@@ -257,7 +307,7 @@ export function binaryItem(bytes: number): NodeSpec {
 			jsCode:
 				`const size = ${bytes};\n` +
 				"const chunk = 'The quick brown fox jumps over the lazy dog 0123456789\\n';\n" +
-				"const text = chunk.repeat(Math.ceil(size / chunk.length)).slice(0, size);\n" +
+				'const text = chunk.repeat(Math.ceil(size / chunk.length)).slice(0, size);\n' +
 				"return [{ json: { email: 'user0@example.com', name: 'User 0', html: '<p>Your report is attached.</p>' }, binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'text/plain', fileName: 'report.txt' } } }];",
 		},
 	};
@@ -268,7 +318,12 @@ export const extractToBase64: NodeSpec = {
 	name: 'To base64',
 	type: 'n8n-nodes-base.extractFromFile',
 	typeVersion: 1.1,
-	parameters: { operation: 'binaryToPropery', binaryPropertyName: 'data', destinationKey: 'attachment', options: { keepSource: 'json' } },
+	parameters: {
+		operation: 'binaryToPropery',
+		binaryPropertyName: 'data',
+		destinationKey: 'attachment',
+		options: { keepSource: 'json' },
+	},
 };
 
 export const HTTP_ATTACHMENT_BODY =
@@ -279,6 +334,16 @@ export const HTTP_ATTACHMENT_BODY =
 export const HTTP_NO_ATTACHMENT_BODY = HTTP_EMAIL_BODY;
 
 /** A workflow run on its own `n8n execute` process in the full bench, by webhook in the server for a smoke run. */
-export function isolatedWorkflow(label: string, name: string, smoke: boolean, nodes: NodeSpec[]): WorkflowJson {
-	return linearWorkflow(label, name, smoke ? { webhookPath: `bench-${label}` } : { manual: true }, nodes);
+export function isolatedWorkflow(
+	label: string,
+	name: string,
+	smoke: boolean,
+	nodes: NodeSpec[],
+): WorkflowJson {
+	return linearWorkflow(
+		label,
+		name,
+		smoke ? { webhookPath: `bench-${label}` } : { manual: true },
+		nodes,
+	);
 }

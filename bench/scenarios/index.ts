@@ -7,4 +7,12 @@ import { trigger } from './s5-trigger';
 import { attachment } from './s6-attachment';
 import { overhead } from './s7-overhead';
 
-export const scenarios: Scenario[] = [rateLimited, unlimited, bulkList, tokenCost, trigger, attachment, overhead];
+export const scenarios: Scenario[] = [
+	rateLimited,
+	unlimited,
+	bulkList,
+	tokenCost,
+	trigger,
+	attachment,
+	overhead,
+];

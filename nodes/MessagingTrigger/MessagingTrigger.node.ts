@@ -1,25 +1,55 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { requestOptionsField } from '../shared/fields';
+import { pollRequestOptionsField } from '../shared/fields';
+import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import { DEFAULT_MAX_EVENTS_PER_POLL, poll } from './poller';
+import { smsEventOptions, smsOptionFields } from './smsFields';
+import { pollSms, readSmsSettings, sampleSms } from './smsPoller';
+import { SMS_STATE_KEY, writeSmsState } from './smsState';
+
+export const maxEventsPerPollOption: INodeProperties = {
+	displayName: 'Max Events per Poll',
+	name: 'maxEventsPerPoll',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_MAX_EVENTS_PER_POLL,
+	description:
+		'Most events one poll emits (email events and SMS events each); the rest follow in the next polls, none is skipped',
+};
+
+export const serviceTimeZoneOption: INodeProperties = {
+	displayName: 'Service Time Zone',
+	name: 'serviceTimeZone',
+	type: 'string',
+	default: 'UTC',
+	placeholder: 'Europe/Berlin',
+	description:
+		"Time zone of your account on the service (IANA name). The service gives times without a zone, in the account's zone; the trigger reads them in this zone for the ISO times, for which day's unsubscribes to read and for which SMS campaigns are due.",
+};
 
 export class MessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Messaging Trigger',
+		// The editor's node list drops "Trigger" from the name: this one shows as "Messaging Email & SMS".
+		displayName: 'Messaging Email & SMS Trigger',
 		name: 'messagingTrigger',
 		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).join(" and ")}}',
-		description: 'Starts the workflow once for each new email bounce or unsubscribe',
+		description:
+			'Starts the workflow once for each new email bounce or unsubscribe, and once for each SMS delivery status',
 		defaults: { name: 'Messaging Trigger' },
-		credentials: [{ name: 'messagingServiceApi', required: true }],
+		credentials: [
+			{ name: 'messagingServiceApi', required: true, testedBy: 'messagingServiceApiTest' },
+		],
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -30,6 +60,7 @@ export class MessagingTrigger implements INodeType {
 				name: 'windowNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { events: ['bounce'] } },
 			},
 			{
 				displayName: 'Events',
@@ -39,9 +70,15 @@ export class MessagingTrigger implements INodeType {
 				default: ['bounce', 'unsubscribe'],
 				options: [
 					{ name: 'Bounce', value: 'bounce', description: 'An email could not be delivered' },
-					{ name: 'Unsubscribe', value: 'unsubscribe', description: 'A recipient unsubscribed or complained about spam' },
+					{
+						name: 'Unsubscribe',
+						value: 'unsubscribe',
+						description: 'A recipient unsubscribed or complained about spam',
+					},
+					...smsEventOptions,
 				],
-				description: 'Which events start the workflow. Changing this starts the newly chosen events from now.',
+				description:
+					'Which events start the workflow. Changing this starts the newly chosen events from now.',
 			},
 			{
 				displayName: 'Options',
@@ -58,30 +95,75 @@ export class MessagingTrigger implements INodeType {
 						description:
 							'Whether the first poll after the first activation also emits the events of the last 24 hours (once). Off: only events that happen after activation.',
 					},
-					{
-						displayName: 'Max Events per Poll',
-						name: 'maxEventsPerPoll',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_MAX_EVENTS_PER_POLL,
-						description: 'Most events one poll emits; the rest follow in the next polls, none is skipped',
-					},
-					{
-						displayName: 'Service Time Zone',
-						name: 'serviceTimeZone',
-						type: 'string',
-						default: 'UTC',
-						placeholder: 'Europe/Berlin',
-						description:
-							"Time zone of your account on the service (IANA name). The service gives event times without a zone, in the account's zone; the trigger reads them in this zone for Event Time ISO and for which day's unsubscribes to read.",
-					},
+					maxEventsPerPollOption,
+					serviceTimeZoneOption,
+					...smsOptionFields,
 				],
 			},
-			requestOptionsField,
+			pollRequestOptionsField,
 		],
 	};
 
+	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
+
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await poll(this);
+		return await pollMessagingEvents(this);
 	}
+}
+
+/**
+ * Email events (bounce, unsubscribe) and SMS delivery events are two pollers with their own state. The SMS poll
+ * runs first and its state is written last: when the email poll fails, neither state moves.
+ */
+export async function pollMessagingEvents(
+	context: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
+	const rawEvents = context.getNodeParameter('events', []) as unknown;
+	const watchesEmail = ([] as unknown[])
+		.concat(rawEvents)
+		.some((event) => event === 'bounce' || event === 'unsubscribe');
+	const sms = readSmsSettings(context, DEFAULT_MAX_EVENTS_PER_POLL);
+	if (!watchesEmail && sms.events.length === 0) {
+		throw new NodeOperationError(context.getNode(), 'Events: choose at least one event', {
+			description: 'The trigger needs at least one event type to watch.',
+		});
+	}
+	if (sms.events.length === 0) {
+		// SMS events unwatched: forget their state, so choosing them again starts them from now.
+		if (context.getMode() !== 'manual') delete context.getWorkflowStaticData('node')[SMS_STATE_KEY];
+		return await poll(context);
+	}
+	if (context.getMode() === 'manual') {
+		const smsItems = await sampleSms(context, sms);
+		let emailItems: INodeExecutionData[] = [];
+		if (watchesEmail) {
+			const email = await poll(context).then(
+				(result) => ({ items: result?.[0] ?? [] }),
+				(error: unknown) => ({ error }),
+			);
+			// With SMS events to show, an empty bounce window (or an inactive email area) is no reason to fail.
+			if ('error' in email && smsItems.length === 0) throw email.error;
+			if ('items' in email) emailItems = email.items;
+		}
+		if (emailItems.length + smsItems.length === 0) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`No SMS delivery statuses in the campaigns of the last ${sms.lookBackDays} days`,
+				{
+					description:
+						'Send an SMS campaign (Messaging SMS → Campaign → Send to Numbers) and fetch again once its send time has passed.',
+				},
+			);
+		}
+		return [[...emailItems, ...smsItems]];
+	}
+	const stored = context.getWorkflowStaticData('node');
+	const smsPoll = await pollSms(context, stored, sms);
+	let emailItems: INodeExecutionData[] = [];
+	if (watchesEmail) emailItems = (await poll(context))?.[0] ?? [];
+	// Email events unwatched: forget their state, so choosing them again starts them from now.
+	else delete stored.messagingTrigger; // the email events' state key (state.ts)
+	writeSmsState(stored, smsPoll.state);
+	const items = [...emailItems, ...smsPoll.items];
+	return items.length > 0 ? [items] : null;
 }

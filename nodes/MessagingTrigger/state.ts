@@ -2,13 +2,18 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { isServiceTime } from '../shared/serviceTime';
+
 /**
  * What the trigger keeps in the node's static data between polls. Kept small on purpose: events are remembered
  * as 8-character digests (48 bits) of their composite key, concatenated per bucket (the bounce's hour, the
  * unsubscribe's day), and a bucket is dropped as soon as the service can no longer return its events.
  */
 export const STATE_VERSION = 1;
+export const STATE_KEY = 'messagingTrigger';
 export const DIGEST_LENGTH = 8;
+/** A bounce's second within its hour (0–3599), as two base64url characters. */
+export const SECOND_LENGTH = 2;
 
 export type EventType = 'bounce' | 'unsubscribe';
 
@@ -17,6 +22,16 @@ export interface BounceState {
 	newest?: string;
 	/** Hour bucket (`YYYY-MM-DD HH`) → digests of the bounces already handled in that hour. */
 	seen: Record<string, string>;
+	/**
+	 * Hour bucket → the second within the hour of each digest in `seen` (same order, two characters each). With
+	 * them a poll counts how many handled bounces the service's 24-hour window still holds. Optional: without it
+	 * (older states) the next poll reads the whole list and learns them.
+	 */
+	seconds?: Record<string, string>;
+	/** n8n's clock (ms) at the last read of the whole list. */
+	fullReadAt?: number;
+	/** The last poll left bounces for later (cap, time budget): the next poll reads the whole list. */
+	pending?: true;
 }
 
 export interface UnsubscribeState {
@@ -24,6 +39,15 @@ export interface UnsubscribeState {
 	from: string;
 	/** Day → digests of the unsubscribes already handled on that day. */
 	seen: Record<string, string>;
+	/**
+	 * Day → `<entries>:<digest of the last entry>` as the day's list stood when last read in full and every entry
+	 * was handled; a poll then asks only for the entries from the last one on (`:` alone: the list was empty).
+	 */
+	listed?: Record<string, string>;
+	/** n8n's clock (ms) at the last read of every watched day in full. */
+	fullReadAt?: number;
+	/** The last poll left unsubscribes for later: the next poll reads the days in full. */
+	pending?: true;
 }
 
 export interface TriggerState {
@@ -38,61 +62,226 @@ export interface TriggerState {
 	unsubscribe?: UnsubscribeState;
 }
 
+/**
+ * What the node's static data holds: nothing yet, something that is not a state this version can trust
+ * (`damaged`, with the reason), or a state. A state may still have lost one stream (`damage` names it): that
+ * stream starts again from now, the other one goes on.
+ */
+export type StoredState =
+	| { kind: 'absent' }
+	| { kind: 'damaged'; reason: string }
+	| { kind: 'valid'; state: TriggerState; damage: Partial<Record<EventType, string>> };
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isDigestMap = (value: unknown): value is Record<string, string> =>
-	isRecord(value) && Object.values(value).every((digests) => typeof digests === 'string' && digests.length % DIGEST_LENGTH === 0);
+const HOUR_BUCKET = /^\d{4}-\d{2}-\d{2} \d{2}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DIGESTS = /^[\w-]*$/;
+const LISTED = /^(\d+):([\w-]{8})?$/;
 
-/** A deep copy of the stored state, or undefined when there is none (or it is from an unknown version). */
-export function readState(stored: IDataObject): TriggerState | undefined {
-	const candidate = stored.messagingTrigger;
-	if (!isRecord(candidate) || candidate.version !== STATE_VERSION || typeof candidate.events !== 'string') return undefined;
-	const copy = JSON.parse(JSON.stringify(candidate)) as TriggerState;
-	if (copy.bounce && !isDigestMap(copy.bounce.seen)) copy.bounce = { newest: copy.bounce.newest, seen: {} };
-	if (copy.unsubscribe && (!isDigestMap(copy.unsubscribe.seen) || typeof copy.unsubscribe.from !== 'string')) delete copy.unsubscribe;
-	return copy;
+const isTime = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** Why a bucket → digests map cannot be trusted, or undefined when it can. */
+function digestMapProblem(
+	value: unknown,
+	bucket: RegExp,
+	extraBucket?: string,
+): string | undefined {
+	if (!isRecord(value)) return `is ${describe(value)}, not a map of digests`;
+	for (const [key, digests] of Object.entries(value)) {
+		if (!bucket.test(key) && key !== extraBucket) return `has the bucket "${key.slice(0, 40)}"`;
+		if (typeof digests !== 'string') return `holds ${describe(digests)} for ${key}`;
+		if (digests.length % DIGEST_LENGTH !== 0 || !DIGESTS.test(digests))
+			return `holds a cut or altered digest list for ${key}`;
+	}
+	return undefined;
 }
 
-/** Replaces the stored state in place (n8n saves the object it handed out, so it must be mutated, not replaced). */
-export function writeState(stored: IDataObject, state: TriggerState): void {
-	for (const key of Object.keys(stored)) {
-		if (key !== 'messagingTrigger') delete stored[key];
+function describe(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return 'text';
+	return `a ${typeof value}`;
+}
+
+function bounceProblem(value: unknown): string | undefined {
+	if (!isRecord(value)) return `is ${describe(value)}`;
+	const seen = digestMapProblem(value.seen, HOUR_BUCKET, 'unknown');
+	if (seen) return `digests ${seen}`;
+	if (value.newest !== undefined && !isServiceTime(value.newest))
+		return 'newest send time is not a service time';
+	if (value.fullReadAt !== undefined && !isTime(value.fullReadAt))
+		return 'full-read time is not a time';
+	return undefined;
+}
+
+function unsubscribeProblem(value: unknown): string | undefined {
+	if (!isRecord(value)) return `is ${describe(value)}`;
+	if (typeof value.from !== 'string' || !DAY.test(value.from)) return 'first day is not a day';
+	const seen = digestMapProblem(value.seen, DAY);
+	if (seen) return `digests ${seen}`;
+	if (value.fullReadAt !== undefined && !isTime(value.fullReadAt))
+		return 'full-read time is not a time';
+	return undefined;
+}
+
+/** Reads the stored state strictly: every field checked, a deep copy returned. */
+export function readState(stored: IDataObject): StoredState {
+	const candidate = stored[STATE_KEY];
+	if (candidate === undefined) return { kind: 'absent' };
+	if (!isRecord(candidate))
+		return { kind: 'damaged', reason: `the state is ${describe(candidate)}` };
+	if (candidate.version !== STATE_VERSION)
+		return {
+			kind: 'damaged',
+			reason: `the state has version ${JSON.stringify(candidate.version) ?? 'none'} (this trigger keeps version ${STATE_VERSION})`,
+		};
+	if (typeof candidate.events !== 'string' || !/^[a-z,]*$/.test(candidate.events))
+		return { kind: 'damaged', reason: 'the watched events are missing from the state' };
+	if (!isTime(candidate.lastPollAt))
+		return { kind: 'damaged', reason: 'the last poll time is missing from the state' };
+	if (
+		candidate.warnings !== undefined &&
+		!(
+			Array.isArray(candidate.warnings) &&
+			candidate.warnings.every((warning) => typeof warning === 'string')
+		)
+	)
+		return { kind: 'damaged', reason: 'the waiting warnings are not a list of texts' };
+
+	const copy = JSON.parse(JSON.stringify(candidate)) as TriggerState;
+	const damage: Partial<Record<EventType, string>> = {};
+	if (copy.bounce !== undefined) {
+		const problem = bounceProblem(copy.bounce);
+		if (problem) {
+			damage.bounce = `bounce state: ${problem}`;
+			delete copy.bounce;
+		} else {
+			copy.bounce = dropBrokenOptionals(copy.bounce, 'seconds', SECOND_LENGTH);
+		}
+	} else if (copy.events.split(',').includes('bounce')) {
+		damage.bounce = 'bounce state: missing';
 	}
-	stored.messagingTrigger = JSON.parse(JSON.stringify(state)) as IDataObject;
+	if (copy.unsubscribe !== undefined) {
+		const problem = unsubscribeProblem(copy.unsubscribe);
+		if (problem) {
+			damage.unsubscribe = `unsubscribe state: ${problem}`;
+			delete copy.unsubscribe;
+		} else if (
+			copy.unsubscribe.listed !== undefined &&
+			!(
+				isRecord(copy.unsubscribe.listed) &&
+				Object.entries(copy.unsubscribe.listed).every(
+					([day, value]) => DAY.test(day) && typeof value === 'string' && LISTED.test(value),
+				)
+			)
+		) {
+			// Only an optimisation: without it the next poll reads the days in full.
+			delete copy.unsubscribe.listed;
+		}
+	} else if (copy.events.split(',').includes('unsubscribe')) {
+		damage.unsubscribe = 'unsubscribe state: missing';
+	}
+	return { kind: 'valid', state: copy, damage };
+}
+
+/** Drops an optional per-bucket map whose entries do not line up with the digests (the next poll rebuilds it). */
+function dropBrokenOptionals(bounce: BounceState, key: 'seconds', width: number): BounceState {
+	const map = bounce[key];
+	if (map === undefined) return bounce;
+	const fits =
+		isRecord(map) &&
+		Object.entries(bounce.seen).every(([bucket, digests]) => {
+			const value = (map as Record<string, unknown>)[bucket];
+			return (
+				typeof value === 'string' &&
+				DIGESTS.test(value) &&
+				value.length / width === digests.length / DIGEST_LENGTH
+			);
+		});
+	if (fits) return bounce;
+	const { [key]: _dropped, ...rest } = bounce;
+	return rest;
+}
+
+/** Replaces the trigger's state in place (n8n saves the object it handed out, so it must be mutated, not replaced). */
+export function writeState(stored: IDataObject, state: TriggerState): void {
+	stored[STATE_KEY] = JSON.parse(JSON.stringify(state)) as IDataObject;
 }
 
 /** A short digest of an event's composite key (every field of the record, in a fixed order). */
 export function digest(parts: unknown[]): string {
-	return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, DIGEST_LENGTH);
+	return createHash('sha256')
+		.update(JSON.stringify(parts))
+		.digest('base64url')
+		.slice(0, DIGEST_LENGTH);
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+export function encodeSecond(second: number): string {
+	return ALPHABET[Math.floor(second / 64)] + ALPHABET[second % 64];
+}
+
+/** Written for a digest whose second is not known (a state from before seconds were kept). */
+const UNKNOWN_SECOND = 4095;
+
+export function decodeSecond(text: string): number | undefined {
+	const second = ALPHABET.indexOf(text[0]) * 64 + ALPHABET.indexOf(text[1]);
+	return second >= 0 && second < 3600 ? second : undefined;
+}
+
+interface Entry {
+	count: number;
+	/** Second within the bucket's hour (bounces), when known. */
+	second?: number;
 }
 
 /**
  * The digests of one stream, bucketed, with counts: the same digest twice in a bucket means two identical
- * events (the service listed the same record twice), both handled.
+ * events (the service listed the same record twice), both handled. For bounces each digest may also carry its
+ * second within the hour (a digest covers the send time, so one digest has one second).
  */
 export class SeenSet {
-	private readonly buckets = new Map<string, Map<string, number>>();
+	private readonly buckets = new Map<string, Map<string, Entry>>();
 
-	constructor(stored: Record<string, string> = {}) {
+	constructor(stored: Record<string, string> = {}, seconds?: Record<string, string>) {
 		for (const [bucket, digests] of Object.entries(stored)) {
-			const counts = new Map<string, number>();
-			for (let index = 0; index < digests.length; index += DIGEST_LENGTH) {
-				const key = digests.slice(index, index + DIGEST_LENGTH);
-				counts.set(key, (counts.get(key) ?? 0) + 1);
+			const entries = new Map<string, Entry>();
+			const times = seconds?.[bucket];
+			for (let index = 0; index < digests.length / DIGEST_LENGTH; index++) {
+				const key = digests.slice(index * DIGEST_LENGTH, (index + 1) * DIGEST_LENGTH);
+				const entry = entries.get(key) ?? { count: 0 };
+				entry.count++;
+				if (times !== undefined)
+					entry.second = decodeSecond(
+						times.slice(index * SECOND_LENGTH, (index + 1) * SECOND_LENGTH),
+					);
+				entries.set(key, entry);
 			}
-			this.buckets.set(bucket, counts);
+			this.buckets.set(bucket, entries);
 		}
 	}
 
 	count(bucket: string, key: string): number {
-		return this.buckets.get(bucket)?.get(key) ?? 0;
+		return this.buckets.get(bucket)?.get(key)?.count ?? 0;
 	}
 
-	add(bucket: string, key: string): void {
-		let counts = this.buckets.get(bucket);
-		if (!counts) this.buckets.set(bucket, (counts = new Map()));
-		counts.set(key, (counts.get(key) ?? 0) + 1);
+	add(bucket: string, key: string, second?: number): void {
+		let entries = this.buckets.get(bucket);
+		if (!entries) this.buckets.set(bucket, (entries = new Map()));
+		const entry = entries.get(key) ?? { count: 0 };
+		entry.count++;
+		if (second !== undefined) entry.second = second;
+		entries.set(key, entry);
+	}
+
+	/** Records the second of a digest already held (learnt when the service lists it again). */
+	learn(bucket: string, key: string, second: number): void {
+		const entry = this.buckets.get(bucket)?.get(key);
+		if (entry) entry.second = second;
 	}
 
 	/** Drops every bucket for which `keep` is false. */
@@ -102,16 +291,48 @@ export class SeenSet {
 
 	size(): number {
 		let total = 0;
-		for (const counts of this.buckets.values()) for (const count of counts.values()) total += count;
+		for (const entries of this.buckets.values())
+			for (const entry of entries.values()) total += entry.count;
+		return total;
+	}
+
+	/**
+	 * How many held bounces are sent at `time` or later (service time), or undefined when that cannot be told
+	 * (a digest of that hour or later without its second, or one without a valid time).
+	 */
+	countFrom(time: string): number | undefined {
+		const hour = time.slice(0, 13);
+		const second = Number(time.slice(14, 16)) * 60 + Number(time.slice(17, 19));
+		let total = 0;
+		for (const [bucket, entries] of this.buckets) {
+			if (bucket === 'unknown') return undefined;
+			if (bucket < hour) continue;
+			for (const entry of entries.values()) {
+				if (bucket > hour) total += entry.count;
+				else if (entry.second === undefined) return undefined;
+				else if (entry.second >= second) total += entry.count;
+			}
+		}
 		return total;
 	}
 
 	toJSON(): Record<string, string> {
+		return this.serialise((key, entry) => key.repeat(entry.count));
+	}
+
+	/** The seconds for `toJSON()`'s digests, in the same order (`__` where a second is unknown). */
+	secondsJSON(): Record<string, string> {
+		return this.serialise((_key, entry) =>
+			encodeSecond(entry.second ?? UNKNOWN_SECOND).repeat(entry.count),
+		);
+	}
+
+	private serialise(write: (key: string, entry: Entry) => string): Record<string, string> {
 		const result: Record<string, string> = {};
 		for (const bucket of [...this.buckets.keys()].sort()) {
-			const counts = this.buckets.get(bucket)!;
-			if (counts.size === 0) continue;
-			result[bucket] = [...counts.entries()].map(([key, count]) => key.repeat(count)).join('');
+			const entries = this.buckets.get(bucket)!;
+			if (entries.size === 0) continue;
+			result[bucket] = [...entries.entries()].map(([key, entry]) => write(key, entry)).join('');
 		}
 		return result;
 	}

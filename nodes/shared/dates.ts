@@ -26,10 +26,6 @@ export function toServiceDateTime(value: string | Date, timeZone: string): strin
 	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-export function toServiceDay(value: string | Date, timeZone: string): string {
-	return toServiceDateTime(value, timeZone).slice(0, 10);
-}
-
 /**
  * Accepts what n8n date pickers and expressions produce: ISO 8601 (with or without zone), `YYYY-MM-DD`,
  * `YYYY-MM-DD HH:MM:SS`, or a Luxon DateTime / Date (anything with toISO / toISOString).
@@ -38,25 +34,78 @@ export function toServiceDay(value: string | Date, timeZone: string): string {
  */
 export function parseDateInput(value: unknown): Date | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
-	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+	if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	) {
 		return parseDateInput((value as { toISO: () => string }).toISO());
 	}
 	if (typeof value !== 'string' || !value.trim()) return undefined;
 	const text = value.trim().replace(' ', 'T');
-	const date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || !text.includes('T') ? text : `${text}Z`);
+	const date = new Date(
+		/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || !text.includes('T') ? text : `${text}Z`,
+	);
 	return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` / ISO without a zone: a wall-clock time to send as it is. */
 export function isWallClock(value: unknown): value is string {
-	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(value.trim());
+	return (
+		typeof value === 'string' &&
+		/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(value.trim())
+	);
 }
 
 /**
  * n8n's dateTime parameter gives wall-clock values without a zone (meant in the workflow's zone) or full ISO
  * strings from expressions. Wall-clock values pass through reformatted; zoned ones are converted.
  */
+/** Why a value is not a date; readDateParameter puts it after the parameter's name. */
+export class DateProblem extends Error {}
+
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
+
+/**
+ * A date written as `YYYY-MM-DD…` must be a real calendar value: JavaScript's Date quietly turns 2030-02-30 into
+ * March 2 and the service would answer with an error that names no parameter. Undefined when it is real (or not
+ * written that way: other forms are left to the parser).
+ */
+export function calendarProblem(text: string): string | undefined {
+	const match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?)?/.exec(
+		text,
+	);
+	if (!match) return undefined;
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	if (month < 1 || month > 12) return `there is no month ${month}`;
+	const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+	if (day < 1 || day > days) return `${MONTHS[month - 1]} ${year} has no day ${day}`;
+	if (match[4] !== undefined) {
+		const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)];
+		if (hour > 23 || minute > 59 || second > 59)
+			return `${match[4]}:${match[5]}${match[6] === undefined ? '' : `:${match[6]}`} is not a time of day`;
+	}
+	return undefined;
+}
+
 export function dateParameterToService(value: unknown, timeZone: string, dayOnly = false): string {
+	if (typeof value === 'string') {
+		const problem = calendarProblem(value.trim());
+		if (problem) throw new DateProblem(`${JSON.stringify(value)} is not a real date: ${problem}`);
+	}
 	let result: string;
 	if (isWallClock(value)) {
 		const [day, time = '00:00:00'] = value.trim().split(/[ T]/);
@@ -83,7 +132,60 @@ export function readDateParameter(
 	if (value === undefined || value === null || value === '') return undefined;
 	try {
 		return dateParameterToService(value, context.getTimezone(), dayOnly);
-	} catch {
-		throw invalidInput(context, itemIndex, displayName, `${JSON.stringify(value)} is not a date`);
+	} catch (error) {
+		const problem =
+			error instanceof DateProblem ? error.message : `${describe(value)} is not a date`;
+		throw invalidInput(context, itemIndex, displayName, problem);
 	}
+}
+
+function describe(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
+
+/** From ≤ To for one date range (both in the service's `YYYY-MM-DD HH:MM:SS`, so text order is time order). */
+export function checkDateRange(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	from: { value: string | undefined; displayName: string },
+	to: { value: string | undefined; displayName: string },
+): void {
+	if (from.value && to.value && from.value > to.value) {
+		throw invalidInput(
+			context,
+			itemIndex,
+			from.displayName,
+			`${from.value} is later than ${to.displayName} (${to.value})`,
+			`${from.displayName} must be at or before ${to.displayName}.`,
+		);
+	}
+}
+
+/**
+ * A time to send at, refused when it has passed (more than a minute ago, in the workflow's zone): the service
+ * would send at once, silently. `sendNowIfPassed` (an explicit option, off by default) sends now instead.
+ */
+export function futureSendTime(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	serviceTime: string,
+	displayName: string,
+	sendNowIfPassed: boolean,
+	now = new Date(),
+): string | undefined {
+	const graceMs = 60_000;
+	const earliest = toServiceDateTime(new Date(now.getTime() - graceMs), context.getTimezone());
+	if (serviceTime >= earliest) return serviceTime;
+	if (sendNowIfPassed) return undefined;
+	throw invalidInput(
+		context,
+		itemIndex,
+		displayName,
+		`${serviceTime} has passed (it is now ${toServiceDateTime(now, context.getTimezone())} in ${context.getTimezone()})`,
+		'Give a time in the future, leave it empty to send now, or turn on "Send Now If Send At Has Passed".',
+	);
 }

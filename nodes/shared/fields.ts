@@ -1,9 +1,19 @@
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUESTS_PER_SECOND } from './transport/pacer';
+import { invalidInput } from './items';
+import { describeValue, readParameter } from './parameters';
 
 /** "Return All" + "Limit", as every n8n list operation has them. */
-export function returnAllAndLimit(displayOptions: IDisplayOptions, maxLimit?: number): INodeProperties[] {
+export function returnAllAndLimit(
+	displayOptions: IDisplayOptions,
+	maxLimit?: number,
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -25,13 +35,39 @@ export function returnAllAndLimit(displayOptions: IDisplayOptions, maxLimit?: nu
 	];
 }
 
-/** Reads the fields returnAllAndLimit adds. */
-export function readReturnAllAndLimit(context: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
-	return {
-		returnAll: context.getNodeParameter('returnAll', itemIndex, false) as boolean,
-		limit: context.getNodeParameter('limit', itemIndex, 50) as number,
-	};
+/**
+ * Reads the fields returnAllAndLimit adds. Limit is a whole number of at least 1, checked here too: an expression
+ * bypasses the editor's minimum (-5 would return nothing, "abc" would send limit=NaN). Text holding a whole
+ * number ("20", from an expression) is read as that number.
+ */
+export function readReturnAllAndLimit(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { returnAll: boolean; limit: number } {
+	const returnAll = readParameter(context, 'returnAll', itemIndex, false) === true;
+	if (returnAll) return { returnAll, limit: Infinity };
+	const raw = readParameter(context, 'limit', itemIndex, 50);
+	const limit = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+	if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
+		throw invalidInput(
+			context,
+			itemIndex,
+			'Limit',
+			`must be a whole number of at least 1 (got ${describeValue(raw)})`,
+		);
+	}
+	return { returnAll, limit };
 }
+
+const requestsPerSecondOption: INodeProperties = {
+	displayName: 'Max Requests per Second',
+	name: 'requestsPerSecond',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_REQUESTS_PER_SECOND,
+	description:
+		"Upper bound for this node's requests per second (the service allows 10 per account). 0 means no pacing.",
+};
 
 /** Pacing for one execution; every operation of a node shares it. */
 export const requestOptionsField: INodeProperties = {
@@ -49,14 +85,48 @@ export const requestOptionsField: INodeProperties = {
 			default: DEFAULT_CONCURRENCY,
 			description: 'How many requests may be in flight at once for independent items',
 		},
-		{
-			displayName: 'Max Requests per Second',
-			name: 'requestsPerSecond',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: DEFAULT_REQUESTS_PER_SECOND,
-			description:
-				"Upper bound for this node's requests per second (the service allows 10 per account). 0 means no pacing.",
-		},
+		requestsPerSecondOption,
 	],
 };
+
+/** A polling trigger's pacing: its requests go one at a time, so only the rate is an option. */
+export const pollRequestOptionsField: INodeProperties = {
+	...requestOptionsField,
+	options: [requestsPerSecondOption],
+};
+
+/** Request Options, checked: an expression can give what the editor's minimum and maximum would not allow. */
+export function readRequestOptions(context: IExecuteFunctions): {
+	requestsPerSecond: number;
+	concurrency: number;
+} {
+	const options = readParameter(context, 'requestOptions', 0, {}) as IDataObject;
+	const number = (value: unknown) =>
+		typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+	const requestsPerSecond = number(options.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND);
+	if (
+		typeof requestsPerSecond !== 'number' ||
+		!Number.isFinite(requestsPerSecond) ||
+		requestsPerSecond < 0
+	)
+		throw invalidInput(
+			context,
+			0,
+			'Max Requests per Second',
+			`must be a number of at least 0 (got ${describeValue(options.requestsPerSecond)})`,
+		);
+	const concurrency = number(options.maxConcurrency ?? DEFAULT_CONCURRENCY);
+	if (
+		typeof concurrency !== 'number' ||
+		!Number.isSafeInteger(concurrency) ||
+		concurrency < 1 ||
+		concurrency > 50
+	)
+		throw invalidInput(
+			context,
+			0,
+			'Max Concurrent Requests',
+			`must be a whole number from 1 to 50 (got ${describeValue(options.maxConcurrency)})`,
+		);
+	return { requestsPerSecond, concurrency };
+}

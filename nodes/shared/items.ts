@@ -11,7 +11,13 @@ import type { MessagingClient } from './transport/client';
 import { mapConcurrently } from './transport/pacer';
 
 /** Bad input for one item: names the parameter and the item, and is raised before anything is sent. */
-export function invalidInput(context: IExecuteFunctions, itemIndex: number, parameter: string, problem: string, hint?: string) {
+export function invalidInput(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	problem: string,
+	hint?: string,
+) {
 	return new NodeOperationError(context.getNode(), `${parameter}: ${problem} [item ${itemIndex}]`, {
 		itemIndex,
 		description: hint,
@@ -32,7 +38,8 @@ export function errorJson(error: unknown): IDataObject {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.description) json.description = error.description;
 		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-		if (error.context.serviceErrorCode !== undefined) json.errorCode = error.context.serviceErrorCode as IDataObject[string];
+		if (error.context.serviceErrorCode !== undefined)
+			json.errorCode = error.context.serviceErrorCode as IDataObject[string];
 	}
 	return json;
 }
@@ -41,8 +48,14 @@ export function pairedTo(itemIndexes: number[]): IPairedItemData[] {
 	return itemIndexes.map((item) => ({ item }));
 }
 
-export function toItems(result: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
-	return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+export function toItems(
+	result: IDataObject | IDataObject[],
+	itemIndex: number,
+): INodeExecutionData[] {
+	return (Array.isArray(result) ? result : [result]).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
 }
 
 /**
@@ -128,7 +141,9 @@ export async function runPerItem<Prepared>(
 export function inInputOrder(items: INodeExecutionData[]): INodeExecutionData[] {
 	const firstPaired = (item: INodeExecutionData) => {
 		const paired = Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem];
-		return Math.min(...paired.map((entry) => (typeof entry === 'number' ? entry : (entry?.item ?? 0))));
+		return Math.min(
+			...paired.map((entry) => (typeof entry === 'number' ? entry : (entry?.item ?? 0))),
+		);
 	};
 	return items
 		.map((item, position) => ({ item, position, first: firstPaired(item) }))
@@ -138,6 +153,7 @@ export function inInputOrder(items: INodeExecutionData[]): INodeExecutionData[] 
 
 export function chunk<T>(list: T[], size: number): T[][] {
 	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size) chunks.push(list.slice(start, start + size));
+	for (let start = 0; start < list.length; start += size)
+		chunks.push(list.slice(start, start + size));
 	return chunks;
 }

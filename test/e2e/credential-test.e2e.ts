@@ -1,11 +1,12 @@
-import { startSandbox, type Sandbox } from '../sandbox';
-import { N8nInstance } from '../real-n8n/instance';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { N8nInstance } from '../../scripts/n8n/instance';
 import { SANDBOX_CREDENTIALS } from './helpers';
 
 /**
- * The credential's "Test" button in a real n8n (POST /rest/credentials/test, which runs preAuthentication and the
- * credential's test request): the service's message on bad credentials, success in API-key mode, and success while
- * the account's email area is not activated. No secret comes back in any answer.
+ * The credential's "Test"/"Retry" button in a real n8n (POST /rest/credentials/test, which runs the nodes' own
+ * credential test, `testedBy`): a fresh token exchange with exactly the values typed, the service's message on bad
+ * credentials (also after a secret is changed on a credential that holds a token), success in API-key mode, and
+ * success while the account's email area is not activated. No secret comes back in any answer.
  */
 let sandbox: Sandbox;
 let n8n: N8nInstance;
@@ -25,7 +26,11 @@ afterAll(async () => {
 
 /** Saves a credential through n8n, then tests it the way the editor's "Retry"/"Test" does. */
 async function testCredential(name: string, data: Record<string, string>) {
-	const saved = (await n8n.rest('POST', '/rest/credentials', { name, type: 'messagingServiceApi', data })) as { data: { id: string } };
+	const saved = (await n8n.rest('POST', '/rest/credentials', {
+		name,
+		type: 'messagingServiceApi',
+		data,
+	})) as { data: { id: string } };
 	const answer = (await n8n.rest('POST', '/rest/credentials/test', {
 		credentials: { id: saved.data.id, name, type: 'messagingServiceApi', data },
 	})) as { data: { status: string; message: string } };
@@ -39,8 +44,13 @@ it('bad client secret: fails with the service message, secret not echoed', async
 		clientId: SANDBOX_CREDENTIALS.clientId,
 		clientSecret: 'definitely-wrong-secret',
 	});
-	expect(answer).toEqual({ status: 'Error', message: 'Token exchange failed: Client authentication failed.' });
-	expect(sandbox.log.all().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['POST', '/oauth/access_token', 401]]);
+	expect(answer).toEqual({
+		status: 'Error',
+		message: 'Token exchange failed: Client authentication failed.',
+	});
+	expect(sandbox.log.all().map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+		['POST', '/oauth/access_token', 401],
+	]);
 });
 
 it('client id and secret with the email area not activated: the test still passes', async () => {
@@ -53,7 +63,9 @@ it('client id and secret with the email area not activated: the test still passe
 		clientSecret: SANDBOX_CREDENTIALS.clientSecret,
 	});
 	expect(answer).toEqual({ status: 'OK', message: 'Connection successful!' });
-	expect(sandbox.log.all().map((entry) => [entry.method, entry.path, entry.status, entry.auth])).toEqual([
+	expect(
+		sandbox.log.all().map((entry) => [entry.method, entry.path, entry.status, entry.auth]),
+	).toEqual([
 		['POST', '/oauth/access_token', 200, 'none'],
 		['GET', '/sms/senders', 200, 'token'],
 	]);
@@ -61,17 +73,101 @@ it('client id and secret with the email area not activated: the test still passe
 
 it('API key: passes without a token exchange; a wrong key fails with the service message', async () => {
 	sandbox.log.clear();
-	expect(await testCredential('Key', { baseUrl: `${sandbox.url}/`, authType: 'apiKey', apiKey: SANDBOX_CREDENTIALS.apiKey })).toEqual({
+	expect(
+		await testCredential('Key', {
+			baseUrl: `${sandbox.url}/`,
+			authType: 'apiKey',
+			apiKey: SANDBOX_CREDENTIALS.apiKey,
+		}),
+	).toEqual({
 		status: 'OK',
 		message: 'Connection successful!',
 	});
-	const wrong = await testCredential('Wrong key', { baseUrl: sandbox.url, authType: 'apiKey', apiKey: 'sp_apikey_wrong_0000' });
-	// A 401 on the test request itself is worded by n8n's credential tester.
-	expect(wrong).toEqual({ status: 'Error', message: 'Unauthorized' });
+	const wrong = await testCredential('Wrong key', {
+		baseUrl: sandbox.url,
+		authType: 'apiKey',
+		apiKey: 'sp_apikey_wrong_0000',
+	});
+	expect(wrong).toEqual({ status: 'Error', message: 'Unauthorized! (error code 401)' });
 	expect(sandbox.log.all().map((entry) => [entry.path, entry.status, entry.auth])).toEqual([
 		['/sms/senders', 200, 'apiKey'],
-		// n8n's one refresh-and-repeat after a 401; never more.
 		['/sms/senders', 401, 'rejected'],
-		['/sms/senders', 401, 'rejected'],
+	]);
+});
+
+it('Retry after changing the secret of a saved credential that holds a token: fails, and passes again once it is put back', async () => {
+	const good = {
+		baseUrl: sandbox.url,
+		authType: 'clientCredentials',
+		clientId: SANDBOX_CREDENTIALS.clientId,
+		clientSecret: SANDBOX_CREDENTIALS.clientSecret,
+	};
+	const saved = (await n8n.rest('POST', '/rest/credentials', {
+		name: 'Edited',
+		type: 'messagingServiceApi',
+		data: good,
+	})) as { data: { id: string } };
+	const id = saved.data.id;
+	// The credential gets a token the way a workflow gives it one: n8n stores what preAuthentication returned.
+	const token = (
+		(await fetch(`${sandbox.url}/oauth/access_token`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({
+				grant_type: 'client_credentials',
+				client_id: good.clientId,
+				client_secret: good.clientSecret,
+			}),
+		}).then(async (response) => await response.json())) as { access_token: string }
+	).access_token;
+	await n8n.rest('PATCH', `/rest/credentials/${id}`, {
+		name: 'Edited',
+		type: 'messagingServiceApi',
+		data: { ...good, accessToken: token },
+	});
+	/** What the editor does: save the form (password fields it did not change go back redacted), then test it. */
+	const editAndRetry = async (clientSecret: string) => {
+		const stored = (await n8n.rest('GET', `/rest/credentials/${id}?includeData=true`)) as {
+			data: { data: Record<string, string> };
+		};
+		const data = { ...stored.data.data, clientSecret };
+		await n8n.rest('PATCH', `/rest/credentials/${id}`, {
+			name: 'Edited',
+			type: 'messagingServiceApi',
+			data,
+		});
+		return (
+			(await n8n.rest('POST', '/rest/credentials/test', {
+				credentials: { id, name: 'Edited', type: 'messagingServiceApi', data },
+			})) as { data: { status: string; message: string } }
+		).data;
+	};
+
+	sandbox.log.clear();
+	expect(await editAndRetry('a-wrong-secret')).toEqual({
+		status: 'Error',
+		message: 'Token exchange failed: Client authentication failed.',
+	});
+	expect(sandbox.log.all().map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+		['POST', '/oauth/access_token', 401],
+	]);
+	expect(sandbox.log.all()[0].body).toMatchObject({ client_secret: 'a-wrong-secret' });
+
+	sandbox.log.clear();
+	expect(await editAndRetry('a-wrong-secret')).toEqual({
+		status: 'Error',
+		message: 'Token exchange failed: Client authentication failed.',
+	});
+
+	sandbox.log.clear();
+	expect(await editAndRetry(SANDBOX_CREDENTIALS.clientSecret)).toEqual({
+		status: 'OK',
+		message: 'Connection successful!',
+	});
+	expect(
+		sandbox.log.all().map((entry) => [entry.method, entry.path, entry.status, entry.auth]),
+	).toEqual([
+		['POST', '/oauth/access_token', 200, 'none'],
+		['GET', '/sms/senders', 200, 'token'],
 	]);
 });

@@ -1,6 +1,6 @@
-import type { Sandbox } from '../sandbox';
-import type { ExecuteResult } from '../real-n8n/instance';
-import { emailStateOf } from '../sandbox/email';
+import type { Sandbox } from '../../sandbox';
+import type { ExecuteResult } from '../../scripts/n8n/instance';
+import { emailStateOf } from '../../sandbox/email';
 import { apiCallsOf, outputOf, wire } from './helpers';
 
 const message = 'Our spring sale starts tomorrow: 20% off everything with code SPRING.';
@@ -10,18 +10,43 @@ const phones = ['380986235698', '380631234567', '442079460018', '14155550134'];
 export async function expectBulkSmsRun(result: ExecuteResult, sandbox: Sandbox): Promise<void> {
 	// Sandbox prices (USD): UA 0.03, GB 0.04, US 0.01; the 70-character GSM-7 message is one SMS part.
 	expect(outputOf(result.run, 'Get Cost')).toEqual([{ price: 0.11, currency: 'USD', phones }]);
-	expect(outputOf(result.run, 'Within Budget?', 0)).toEqual([{ price: 0.11, currency: 'USD', phones }]);
+	expect(outputOf(result.run, 'Within Budget?', 0)).toEqual([
+		{ price: 0.11, currency: 'USD', phones },
+	]);
 	expect(outputOf(result.run, 'Within Budget?', 1)).toEqual([]);
 	const counters = { exceptions: 0, sends: 4 };
-	expect(outputOf(result.run, 'Dry Run')).toEqual([{ result: true, campaign_id: '0', counters, phones, dryRun: true }]);
-	const campaigns = ((await (await fetch(`${sandbox.url}/__sandbox/sms/state`)).json()) as { campaigns: Array<{ id: number }> }).campaigns;
+	expect(outputOf(result.run, 'Dry Run')).toEqual([
+		{ result: true, campaign_id: '0', counters, phones, dryRun: true },
+	]);
+	const campaigns = (
+		(await (await fetch(`${sandbox.url}/__sandbox/sms/state`)).json()) as {
+			campaigns: Array<{ id: number }>;
+		}
+	).campaigns;
 	expect(campaigns).toHaveLength(1);
-	expect(outputOf(result.run, 'Send to Numbers')).toEqual([{ result: true, campaign_id: String(campaigns[0].id), counters, phones }]);
+	expect(outputOf(result.run, 'Send to Numbers')).toEqual([
+		{ result: true, campaign_id: String(campaigns[0].id), counters, phones },
+	]);
 
 	expect(apiCallsOf(sandbox.log.all()).map(wire)).toEqual([
-		{ method: 'GET', path: '/sms/campaigns/cost', query: { sender: 'Sandbox', body: message, phones }, body: undefined },
-		{ method: 'POST', path: '/sms/send', query: {}, body: { sender: 'Sandbox', phones, body: message, transliterate: 0, emulate: 1 } },
-		{ method: 'POST', path: '/sms/send', query: {}, body: { sender: 'Sandbox', phones, body: message, transliterate: 0 } },
+		{
+			method: 'GET',
+			path: '/sms/campaigns/cost',
+			query: { sender: 'Sandbox', body: message, phones },
+			body: undefined,
+		},
+		{
+			method: 'POST',
+			path: '/sms/send',
+			query: {},
+			body: { sender: 'Sandbox', phones, body: message, transliterate: 0, emulate: 1 },
+		},
+		{
+			method: 'POST',
+			path: '/sms/send',
+			query: {},
+			body: { sender: 'Sandbox', phones, body: message, transliterate: 0 },
+		},
 	]);
 }
 
@@ -32,13 +57,28 @@ const rows = [
 ];
 
 /** examples/template-email-from-rows.json against a freshly reset sandbox; `auth`: how every request authenticated. */
-export async function expectTemplateRun(result: ExecuteResult, sandbox: Sandbox, auth: 'token' | 'apiKey'): Promise<void> {
+export async function expectTemplateRun(
+	result: ExecuteResult,
+	sandbox: Sandbox,
+	auth: 'token' | 'apiKey',
+): Promise<void> {
 	expect(outputOf(result.run, 'Sheet Rows')).toEqual(rows);
 	const calls = apiCallsOf(sandbox.log.all());
 	// The sender check first, then one send per row (sent concurrently: compared in recipient order).
-	expect(wire(calls[0])).toEqual({ method: 'GET', path: '/smtp/senders', query: {}, body: undefined });
-	const recipientOf = (body: unknown) => (body as { email: { to: Array<{ email: string }> } }).email.to[0].email;
-	expect(calls.slice(1).map(wire).sort((a, b) => recipientOf(a.body).localeCompare(recipientOf(b.body)))).toEqual(
+	expect(wire(calls[0])).toEqual({
+		method: 'GET',
+		path: '/smtp/senders',
+		query: {},
+		body: undefined,
+	});
+	const recipientOf = (body: unknown) =>
+		(body as { email: { to: Array<{ email: string }> } }).email.to[0].email;
+	expect(
+		calls
+			.slice(1)
+			.map(wire)
+			.sort((a, b) => recipientOf(a.body).localeCompare(recipientOf(b.body))),
+	).toEqual(
 		rows.map((row) => ({
 			method: 'POST',
 			path: '/smtp/emails',

@@ -1,4 +1,4 @@
-import { DEFAULT_N8N_VERSION, packPackage, provisionN8n } from '../real-n8n/instance';
+import { DEFAULT_N8N_VERSION, packPackage, provisionN8n } from '../../scripts/n8n/instance';
 
 /**
  * Before any e2e file: build and pack the package once (E2E_TARBALL reaches the tests), and provision the pinned
@@ -9,8 +9,12 @@ export default async function globalSetup(): Promise<void> {
 	if (process.env.E2E_TARBALL) return;
 	let started = Date.now();
 	process.env.E2E_TARBALL = await packPackage();
-	process.stdout.write(`\ne2e: packed ${process.env.E2E_TARBALL} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+	process.stdout.write(
+		`\ne2e: packed ${process.env.E2E_TARBALL} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+	);
 	started = Date.now();
 	await provisionN8n(DEFAULT_N8N_VERSION);
-	process.stdout.write(`e2e: n8n ${DEFAULT_N8N_VERSION} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+	process.stdout.write(
+		`e2e: n8n ${DEFAULT_N8N_VERSION} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+	);
 }

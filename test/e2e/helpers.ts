@@ -1,13 +1,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
-import type { LoggedRequest } from '../sandbox/core/request-log';
-import type { ExecuteResult, N8nInstance } from '../real-n8n/instance';
+import { MessagingSmsTrigger } from '../../nodes/MessagingSmsTrigger/MessagingSmsTrigger.node';
+import { MessagingEmailTrigger } from '../../nodes/MessagingEmailTrigger/MessagingEmailTrigger.node';
+import type { LoggedRequest } from '../../sandbox/core/request-log';
+import type { ExecuteResult, N8nInstance } from '../../scripts/n8n/instance';
 
 export const EXAMPLES_DIR = join(__dirname, '..', '..', 'examples');
 export const CREDENTIAL_ID = 'messagingSandbox1';
@@ -45,7 +53,10 @@ export function loadExamples(): Array<{ file: string; workflow: Workflow }> {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
-		.map((file) => ({ file, workflow: JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as Workflow }));
+		.map((file) => ({
+			file,
+			workflow: JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as Workflow,
+		}));
 }
 
 export function example(file: string): Workflow {
@@ -53,10 +64,16 @@ export function example(file: string): Workflow {
 }
 
 /** A deep copy with every Messaging credential reference pointed at another credential. */
-export function withCredential(workflow: Workflow, id: string, name: string, workflowId = workflow.id): Workflow {
+export function withCredential(
+	workflow: Workflow,
+	id: string,
+	name: string,
+	workflowId = workflow.id,
+): Workflow {
 	const copy = JSON.parse(JSON.stringify(workflow)) as Workflow;
 	copy.id = workflowId;
-	for (const node of copy.nodes) if (node.credentials?.messagingServiceApi) node.credentials.messagingServiceApi = { id, name };
+	for (const node of copy.nodes)
+		if (node.credentials?.messagingServiceApi) node.credentials.messagingServiceApi = { id, name };
 	return copy;
 }
 
@@ -66,7 +83,12 @@ export function credentialRecords(sandboxUrl: string) {
 			id: CREDENTIAL_ID,
 			name: CREDENTIAL_NAME,
 			type: 'messagingServiceApi',
-			data: { baseUrl: sandboxUrl, authType: 'clientCredentials', clientId: SANDBOX_CREDENTIALS.clientId, clientSecret: SANDBOX_CREDENTIALS.clientSecret },
+			data: {
+				baseUrl: sandboxUrl,
+				authType: 'clientCredentials',
+				clientId: SANDBOX_CREDENTIALS.clientId,
+				clientSecret: SANDBOX_CREDENTIALS.clientSecret,
+			},
 		},
 		{
 			id: API_KEY_CREDENTIAL_ID,
@@ -82,15 +104,24 @@ export function credentialRecords(sandboxUrl: string) {
 type Run = NonNullable<ExecuteResult['run']>;
 
 /** The items (json only) a node produced on its first run, output 0 unless told. */
-export function outputOf(run: Run | undefined, node: string, output = 0): Array<Record<string, unknown>> {
+export function outputOf(
+	run: Run | undefined,
+	node: string,
+	output = 0,
+): Array<Record<string, unknown>> {
 	const runs = run?.data.resultData.runData[node];
-	if (!runs) throw new Error(`Node "${node}" did not run. Ran: ${Object.keys(run?.data.resultData.runData ?? {}).join(', ')}`);
+	if (!runs)
+		throw new Error(
+			`Node "${node}" did not run. Ran: ${Object.keys(run?.data.resultData.runData ?? {}).join(', ')}`,
+		);
 	return (runs[0].data?.main[output] ?? []).map((item) => item.json);
 }
 
 export function describeFailure(result: ExecuteResult): string {
 	const error = result.run?.data.resultData.error;
-	return error ? `${error.message} ${error.description ?? ''}` : `${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`;
+	return error
+		? `${error.message} ${error.description ?? ''}`
+		: `${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`;
 }
 
 /** What a request looked like on the wire, for exact comparisons. */
@@ -98,7 +129,8 @@ export function wire(entry: LoggedRequest) {
 	return { method: entry.method, path: entry.path, query: entry.query, body: entry.body };
 }
 
-export const apiCallsOf = (entries: LoggedRequest[]) => entries.filter((entry) => entry.path !== '/oauth/access_token');
+export const apiCallsOf = (entries: LoggedRequest[]) =>
+	entries.filter((entry) => entry.path !== '/oauth/access_token');
 
 // ---------- parameter check ----------
 
@@ -106,6 +138,8 @@ const descriptions: Record<string, INodeTypeDescription> = {
 	'n8n-nodes-messaging.messagingEmail': new MessagingEmail().description,
 	'n8n-nodes-messaging.messagingSms': new MessagingSms().description,
 	'n8n-nodes-messaging.messagingTrigger': new MessagingTrigger().description,
+	'n8n-nodes-messaging.messagingSmsTrigger': new MessagingSmsTrigger().description,
+	'n8n-nodes-messaging.messagingEmailTrigger': new MessagingEmailTrigger().description,
 };
 
 /** Parameters n8n adds to every tool variant (`<node>Tool`) and to polling triggers. */
@@ -115,7 +149,11 @@ const TOOL_PARAMETERS = new Set(['descriptionType', 'toolDescription']);
 export function parameterIssues(node: WorkflowNode): string[] {
 	const isTool = node.type.endsWith('Tool');
 	const description = descriptions[isTool ? node.type.slice(0, -'Tool'.length) : node.type];
-	const issues = NodeHelpers.getNodeParametersIssues(description.properties, node as unknown as INode, description);
+	const issues = NodeHelpers.getNodeParametersIssues(
+		description.properties,
+		node as unknown as INode,
+		description,
+	);
 	return issues ? NodeHelpers.nodeIssuesToString(issues, node as unknown as INode) : [];
 }
 
@@ -142,7 +180,9 @@ export function unknownParameters(node: WorkflowNode): string[] {
 		if (isTool && TOOL_PARAMETERS.has(name)) continue;
 		if (description.polling && name === 'pollTimes') continue;
 		const shown = properties.filter(
-			(property) => property.name === name && NodeHelpers.displayParameter(resolved, property, node as unknown as INode, description),
+			(property) =>
+				property.name === name &&
+				NodeHelpers.displayParameter(resolved, property, node as unknown as INode, description),
 		);
 		if (shown.length === 0) {
 			problems.push(name);
@@ -173,7 +213,8 @@ function nestedProblems(property: INodeProperties, value: unknown, path: string)
 			}
 			for (const row of Array.isArray(rows) ? rows : [rows]) {
 				for (const key of Object.keys(row as object)) {
-					if (!group.values.some((field) => field.name === key)) problems.push(`${path}.${groupName}.${key}`);
+					if (!group.values.some((field) => field.name === key))
+						problems.push(`${path}.${groupName}.${key}`);
 				}
 			}
 		}
@@ -193,7 +234,10 @@ export interface ApiExecution {
 	data?: Run['data'];
 }
 
-export async function executionsOf(instance: N8nInstance, workflowId: string): Promise<ApiExecution[]> {
+export async function executionsOf(
+	instance: N8nInstance,
+	workflowId: string,
+): Promise<ApiExecution[]> {
 	const all: ApiExecution[] = [];
 	let cursor: string | undefined;
 	do {
@@ -210,12 +254,18 @@ export async function executionsOf(instance: N8nInstance, workflowId: string): P
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns a value (not undefined) or the time is up. */
-export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs: number, everyMs = 500): Promise<T> {
+export async function waitFor<T>(
+	what: string,
+	check: () => T | undefined | Promise<T | undefined>,
+	timeoutMs: number,
+	everyMs = 500,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();
 		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 		await sleep(everyMs);
 	}
 }

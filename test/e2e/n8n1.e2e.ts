@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 
-import { startSandbox, type Sandbox } from '../sandbox';
-import { N8nInstance } from '../real-n8n/instance';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { N8nInstance } from '../../scripts/n8n/instance';
 import { expectTemplateRun } from './expectations';
 import { SANDBOX_CREDENTIALS, credentialRecords, describeFailure, example } from './helpers';
 
@@ -37,9 +37,19 @@ it('n8n 1.123.81 loads the package and runs the template email example', async (
 	started = Date.now();
 	const result = await n8n.execute('msgExTemplateRow');
 	timings.execute = Date.now() - started;
-	if (process.env.E2E_DUMP) writeFileSync('/tmp/e2e-n8n1.json', JSON.stringify({ run: result.run, log: sandbox.log.all() }, null, 2));
-	if (result.exitCode !== 0 || result.status !== 'success') throw new Error(`The run failed: ${describeFailure(result)}`);
+	if (process.env.E2E_DUMP)
+		writeFileSync(
+			'/tmp/e2e-n8n1.json',
+			JSON.stringify({ run: result.run, log: sandbox.log.all() }, null, 2),
+		);
+	if (result.exitCode !== 0 || result.status !== 'success')
+		throw new Error(`The run failed: ${describeFailure(result)}`);
 	await expectTemplateRun(result, sandbox, 'token');
 	// Client id/secret on 1.x too: one token exchange, stored with the credential.
-	expect(sandbox.log.all().filter((entry) => entry.path === '/oauth/access_token').map((entry) => entry.status)).toEqual([200]);
+	expect(
+		sandbox.log
+			.all()
+			.filter((entry) => entry.path === '/oauth/access_token')
+			.map((entry) => entry.status),
+	).toEqual([200]);
 });

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { formatServiceDate } from '../sandbox/core/clock';
+import { formatServiceDate } from '../../sandbox/core/clock';
 import { jsonOf, useEmailSandbox } from './setup';
 
 const t = useEmailSandbox();
@@ -31,19 +31,40 @@ describe('Email → Get', () => {
 		const [id] = await t.seedEmails(1);
 		await t.control('POST', '/email/tracking', {
 			id,
-			opens: [{ browser: 'Firefox', os: 'Android', ip: '203.0.113.5', country: 'UA', action_date: '2026-01-02 03:04:05' }],
+			opens: [
+				{
+					browser: 'Firefox',
+					os: 'Android',
+					ip: '203.0.113.5',
+					country: 'UA',
+					action_date: '2026-01-02 03:04:05',
+				},
+			],
 			clicks: [{ url: 'https://example.com/a', action_date: '2026-01-02 03:05:00' }],
 		});
 		const result = await t.run({ resource: 'email', operation: 'get', emailId: id });
-		expect(t.calls()).toEqual([{ method: 'GET', path: `/smtp/emails/${id}`, rawQuery: '', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: `/smtp/emails/${id}`, rawQuery: '', body: undefined },
+		]);
 		// The service's own answer carries the strings.
-		expect(t.sandbox.log.all()[0].responseBody).toMatchObject({ total_size: '312', smtp_answer_code: '250' });
+		expect(t.sandbox.log.all()[0].responseBody).toMatchObject({
+			total_size: '312',
+			smtp_answer_code: '250',
+		});
 		expect(jsonOf(result)).toEqual([
 			expectedRecord(id, 0, {
 				tracking: {
 					click: 1,
 					open: 1,
-					client_info: [{ browser: 'Firefox', os: 'Android', ip: '203.0.113.5', country: 'UA', action_date: '2026-01-02 03:04:05' }],
+					client_info: [
+						{
+							browser: 'Firefox',
+							os: 'Android',
+							ip: '203.0.113.5',
+							country: 'UA',
+							action_date: '2026-01-02 03:04:05',
+						},
+					],
 					link: [
 						{
 							url: 'https://example.com/a',
@@ -63,8 +84,14 @@ describe('Email → Get', () => {
 	test('an unknown id is the service error; with Continue On Fail an error item', async () => {
 		const failed = await t.run({ resource: 'email', operation: 'get', emailId: 'nope-nope-00' });
 		expect(failed.error?.message).toBe('No such email (error code 14)');
-		const tolerated = await t.run({ resource: 'email', operation: 'get', emailId: 'nope-nope-00' }, undefined, { continueOnFail: true });
-		expect(jsonOf(tolerated)).toEqual([{ error: 'No such email (error code 14)', httpCode: '400', errorCode: 14 }]);
+		const tolerated = await t.run(
+			{ resource: 'email', operation: 'get', emailId: 'nope-nope-00' },
+			undefined,
+			{ continueOnFail: true },
+		);
+		expect(jsonOf(tolerated)).toEqual([
+			{ error: 'No such email (error code 14)', httpCode: '400', errorCode: 14 },
+		]);
 	});
 });
 
@@ -73,7 +100,9 @@ describe('Email → Get Many / Get Count', () => {
 		const start = t.sandbox.clock.now();
 		await t.seedEmails(1, () => 'early@example.com');
 		t.sandbox.clock.advance(2 * HOUR);
-		const middle = await t.seedEmails(2, (n) => (n === 0 ? 'mid@example.com' : 'other@example.com'));
+		const middle = await t.seedEmails(2, (n) =>
+			n === 0 ? 'mid@example.com' : 'other@example.com',
+		);
 		t.sandbox.clock.advance(2 * HOUR);
 		await t.seedEmails(1, () => 'late@example.com');
 
@@ -117,7 +146,13 @@ describe('Email → Get Many / Get Count', () => {
 
 	test('a zoned date picker value is converted to the workflow time zone', async () => {
 		await t.run(
-			{ resource: 'email', operation: 'getAll', returnAll: false, limit: 5, filters: { from: '2026-03-01T12:00:00Z' } },
+			{
+				resource: 'email',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 5,
+				filters: { from: '2026-03-01T12:00:00Z' },
+			},
 			undefined,
 			{ timezone: 'Asia/Tokyo' },
 		);
@@ -126,16 +161,28 @@ describe('Email → Get Many / Get Count', () => {
 
 	test('Limit pages with limit/offset and stops at the limit', async () => {
 		const ids = await t.seedEmails(7);
-		const result = await t.run({ resource: 'email', operation: 'getAll', returnAll: false, limit: 3 });
+		const result = await t.run({
+			resource: 'email',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 3,
+		});
 		expect(t.calls().map((call) => call.rawQuery)).toEqual(['limit=3&offset=0']);
-		expect(jsonOf(result).map((record) => record.id)).toEqual(t.state().emails.slice(0, 3).map((email) => email.id));
+		expect(jsonOf(result).map((record) => record.id)).toEqual(
+			t
+				.state()
+				.emails.slice(0, 3)
+				.map((email) => email.id),
+		);
 		expect(ids).toHaveLength(7);
 	});
 
 	test('Get Count', async () => {
 		await t.seedEmails(4);
 		const result = await t.run({ resource: 'email', operation: 'getCount' });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/smtp/emails/total', rawQuery: '', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/smtp/emails/total', rawQuery: '', body: undefined },
+		]);
 		expect(jsonOf(result)).toEqual([{ total: 4 }]);
 	});
 });
@@ -143,22 +190,36 @@ describe('Email → Get Many / Get Count', () => {
 describe('Email → Get Many by ID', () => {
 	test('IDs from all items in one request; records paired to the items that asked', async () => {
 		const ids = await t.seedEmails(3);
-		const result = await t.run({ resource: 'email', operation: 'getManyById', emailIds: '={{ $json.ids }}' }, [
-			{ json: { ids: `${ids[0]}, ${ids[1]}` } },
-			{ json: { ids: [ids[2], ids[0]] } },
-		]);
+		const result = await t.run(
+			{ resource: 'email', operation: 'getManyById', emailIds: '={{ $json.ids }}' },
+			[{ json: { ids: `${ids[0]}, ${ids[1]}` } }, { json: { ids: [ids[2], ids[0]] } }],
+		);
 		expect(t.calls()).toEqual([
-			{ method: 'POST', path: '/smtp/emails/info', rawQuery: '', body: { emails: [ids[0], ids[1], ids[2]] } },
+			{
+				method: 'POST',
+				path: '/smtp/emails/info',
+				rawQuery: '',
+				body: { emails: [ids[0], ids[1], ids[2]] },
+			},
 		]);
-		expect(jsonOf(result)).toEqual([0, 1, 2].map((n) => ({ ...expectedRecord(ids[n], n), smtp_answer_code_explain: 'Delivered' })));
-		expect(result.items.map((item) => item.pairedItem)).toEqual([[{ item: 0 }, { item: 1 }], [{ item: 0 }], [{ item: 1 }]]);
+		expect(jsonOf(result)).toEqual(
+			[0, 1, 2].map((n) => ({
+				...expectedRecord(ids[n], n),
+				smtp_answer_code_explain: 'Delivered',
+			})),
+		);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			[{ item: 0 }, { item: 1 }],
+			{ item: 0 },
+			{ item: 1 },
+		]);
 	});
 
 	test('an item without IDs fails before any request', async () => {
-		const result = await t.run({ resource: 'email', operation: 'getManyById', emailIds: '={{ $json.ids }}' }, [
-			{ json: { ids: 'abc' } },
-			{ json: { ids: ' , ' } },
-		]);
+		const result = await t.run(
+			{ resource: 'email', operation: 'getManyById', emailIds: '={{ $json.ids }}' },
+			[{ json: { ids: 'abc' } }, { json: { ids: ' , ' } }],
+		);
 		expect(result.error?.message).toBe('Email IDs: no email ID given [item 1]');
 		expect(t.calls()).toEqual([]);
 	});
@@ -168,7 +229,10 @@ describe('Bounce', () => {
 	test('Get Many: the last 24 hours, oldest first, normalised; Get Count', async () => {
 		await t.control('POST', '/email/bounces', {
 			bounces: [
-				{ email_to: 'old@example.com', send_date: formatServiceDate(new Date(t.sandbox.clock.nowMs() - 25 * HOUR)) },
+				{
+					email_to: 'old@example.com',
+					send_date: formatServiceDate(new Date(t.sandbox.clock.nowMs() - 25 * HOUR)),
+				},
 				{
 					email_to: 'full@example.com',
 					sender: 'news@sandbox.test',
@@ -181,7 +245,12 @@ describe('Bounce', () => {
 			],
 		});
 		await t.api('POST', '/smtp/emails', {
-			email: { text: 'x', subject: 'Ping', from: { email: 'sender@sandbox.test' }, to: [{ email: 'ghost@bounce.test' }] },
+			email: {
+				text: 'x',
+				subject: 'Ping',
+				from: { email: 'sender@sandbox.test' },
+				to: [{ email: 'ghost@bounce.test' }],
+			},
 		});
 		t.sandbox.log.clear();
 		// A live service sends the code as a string sometimes; the node outputs numbers either way.
@@ -190,52 +259,131 @@ describe('Bounce', () => {
 			status: 200,
 			body: {
 				total: 1,
-				emails: [{ email_to: 'str@example.com', sender: 's@x.io', send_date: '2026-01-01 00:00:00', subject: '', smtp_answer_code: '550', smtp_answer_subcode: '5.1.1', smtp_answer_data: 'User unknown' }],
+				emails: [
+					{
+						email_to: 'str@example.com',
+						sender: 's@x.io',
+						send_date: '2026-01-01 00:00:00',
+						subject: '',
+						smtp_answer_code: '550',
+						smtp_answer_subcode: '5.1.1',
+						smtp_answer_data: 'User unknown',
+					},
+				],
 				request_limit: 100,
 				found: 1,
 			},
 		});
-		const stringCode = await t.run({ resource: 'bounce', operation: 'getAll', returnAll: false, limit: 10 });
-		expect(jsonOf(stringCode)[0].smtp_answer_code).toBe(550);
+		const stringCode = await t.run({
+			resource: 'bounce',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 10,
+		});
+		expect(jsonOf(stringCode)).toEqual([
+			{
+				event: 'bounce',
+				email: 'str@example.com',
+				eventTime: '2026-01-01 00:00:00',
+				eventTimeIso: '2026-01-01T00:00:00.000Z',
+				sender: 's@x.io',
+				subject: '',
+				smtpCode: 550,
+				smtpSubcode: '5.1.1',
+				smtpMessage: 'User unknown',
+				bounceType: 'hard',
+				raw: {
+					email_to: 'str@example.com',
+					sender: 's@x.io',
+					send_date: '2026-01-01 00:00:00',
+					subject: '',
+					smtp_answer_code: '550',
+					smtp_answer_subcode: '5.1.1',
+					smtp_answer_data: 'User unknown',
+				},
+			},
+		]);
 
 		t.sandbox.log.clear();
 		const result = await t.run({ resource: 'bounce', operation: 'getAll', returnAll: true });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/smtp/bounces/day', rawQuery: 'limit=100&offset=0', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/smtp/bounces/day', rawQuery: 'limit=100&offset=0', body: undefined },
+		]);
 		const sent = t.state().emails[0];
+		const fullRecord = {
+			email_to: 'full@example.com',
+			sender: 'news@sandbox.test',
+			subject: 'Digest',
+			smtp_answer_code: 552,
+			smtp_answer_subcode: '5.2.2',
+			smtp_answer_data: 'Mailbox full',
+			send_date: t.state().bounces.find((bounce) => bounce.email_to === 'full@example.com')!
+				.send_date,
+		};
+		const ghostRecord = {
+			email_to: 'ghost@bounce.test',
+			sender: 'sender@sandbox.test',
+			subject: 'Ping',
+			smtp_answer_code: 550,
+			smtp_answer_subcode: '5.1.1',
+			smtp_answer_data: 'User unknown',
+			send_date: sent.send_date,
+		};
+		// The package's one bounce shape (as the triggers emit it); the sandbox's zone is UTC.
 		expect(jsonOf(result)).toEqual([
 			{
-				email_to: 'full@example.com',
+				event: 'bounce',
+				email: 'full@example.com',
+				eventTime: fullRecord.send_date,
+				eventTimeIso: `${fullRecord.send_date.replace(' ', 'T')}.000Z`,
 				sender: 'news@sandbox.test',
 				subject: 'Digest',
-				smtp_answer_code: 552,
-				smtp_answer_subcode: '5.2.2',
-				smtp_answer_data: 'Mailbox full',
-				send_date: t.state().bounces.find((bounce) => bounce.email_to === 'full@example.com')!.send_date,
+				smtpCode: 552,
+				smtpSubcode: '5.2.2',
+				smtpMessage: 'Mailbox full',
+				bounceType: 'hard',
+				raw: fullRecord,
 			},
 			{
-				email_to: 'ghost@bounce.test',
+				event: 'bounce',
+				email: 'ghost@bounce.test',
+				eventTime: sent.send_date,
+				eventTimeIso: `${sent.send_date.replace(' ', 'T')}.000Z`,
 				sender: 'sender@sandbox.test',
 				subject: 'Ping',
-				smtp_answer_code: 550,
-				smtp_answer_subcode: '5.1.1',
-				smtp_answer_data: 'User unknown',
-				send_date: sent.send_date,
+				smtpCode: 550,
+				smtpSubcode: '5.1.1',
+				smtpMessage: 'User unknown',
+				bounceType: 'hard',
+				raw: ghostRecord,
 			},
 		]);
 
 		t.sandbox.log.clear();
 		const count = await t.run({ resource: 'bounce', operation: 'getCount' });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/smtp/bounces/day/total', rawQuery: '', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/smtp/bounces/day/total', rawQuery: '', body: undefined },
+		]);
 		expect(jsonOf(count)).toEqual([{ total: 2 }]);
 
 		// 24 hours later of the sandbox clock, they are gone.
 		t.sandbox.clock.advance(24 * HOUR);
-		expect(jsonOf(await t.run({ resource: 'bounce', operation: 'getAll', returnAll: true }))).toEqual([]);
-		expect(jsonOf(await t.run({ resource: 'bounce', operation: 'getCount' }))).toEqual([{ total: 0 }]);
+		expect(
+			jsonOf(await t.run({ resource: 'bounce', operation: 'getAll', returnAll: true })),
+		).toEqual([]);
+		expect(jsonOf(await t.run({ resource: 'bounce', operation: 'getCount' }))).toEqual([
+			{ total: 0 },
+		]);
 	});
 
 	test('the Day filter is sent as YYYY-MM-DD', async () => {
-		await t.run({ resource: 'bounce', operation: 'getAll', returnAll: false, limit: 20, filters: { date: '2026-05-04T23:30:00' } });
+		await t.run({
+			resource: 'bounce',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 20,
+			filters: { date: '2026-05-04T23:30:00' },
+		});
 		expect(t.calls()[0].rawQuery).toBe('date=2026-05-04&limit=20&offset=0');
 	});
 });
@@ -243,7 +391,12 @@ describe('Bounce', () => {
 describe('Unsubscribe', () => {
 	test('Add: addresses and comments of all items in one request; one output per address, paired', async () => {
 		const result = await t.run(
-			{ resource: 'unsubscribe', operation: 'add', emails: '={{ $json.emails }}', comment: '={{ $json.comment }}' },
+			{
+				resource: 'unsubscribe',
+				operation: 'add',
+				emails: '={{ $json.emails }}',
+				comment: '={{ $json.comment }}',
+			},
 			[
 				{ json: { emails: 'ann@example.com, Bob <bob@example.com>', comment: 'asked by phone' } },
 				{ json: { emails: ['cid@example.com'], comment: '' } },
@@ -268,8 +421,16 @@ describe('Unsubscribe', () => {
 			{ email: 'bob@example.com', comment: 'asked by phone', result: true },
 			{ email: 'cid@example.com', result: true },
 		]);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
-		expect(t.state().unsubscribes.map((entry) => [entry.email, entry.unsubscribe_by_user, entry.comment])).toEqual([
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+		]);
+		expect(
+			t
+				.state()
+				.unsubscribes.map((entry) => [entry.email, entry.unsubscribe_by_user, entry.comment]),
+		).toEqual([
 			['ann@example.com', 1, 'asked by phone'],
 			['bob@example.com', 1, 'asked by phone'],
 			['cid@example.com', 1, undefined],
@@ -277,22 +438,31 @@ describe('Unsubscribe', () => {
 	});
 
 	test('Add: an invalid address fails before any request', async () => {
-		const result = await t.run({ resource: 'unsubscribe', operation: 'add', emails: '={{ $json.e }}' }, [
-			{ json: { e: 'ok@example.com' } },
-			{ json: { e: 'ok2@example.com, broken@' } },
-		]);
-		expect(result.error?.message).toBe('Email Addresses: "broken@" is not a valid email address [item 1]');
+		const result = await t.run(
+			{ resource: 'unsubscribe', operation: 'add', emails: '={{ $json.e }}' },
+			[{ json: { e: 'ok@example.com' } }, { json: { e: 'ok2@example.com, broken@' } }],
+		);
+		expect(result.error?.message).toBe(
+			'Email Addresses: "broken@" is not a valid email address [item 1]',
+		);
 		expect(t.calls()).toEqual([]);
 	});
 
 	test('Remove: a JSON body on DELETE; one output per address', async () => {
-		await t.control('POST', '/email/unsubscribes', { unsubscribes: [{ email: 'ann@example.com' }, { email: 'bob@example.com' }] });
-		const result = await t.run({ resource: 'unsubscribe', operation: 'remove', emails: '={{ $json.e }}' }, [
-			{ json: { e: 'ann@example.com' } },
-			{ json: { e: 'bob@example.com' } },
-		]);
+		await t.control('POST', '/email/unsubscribes', {
+			unsubscribes: [{ email: 'ann@example.com' }, { email: 'bob@example.com' }],
+		});
+		const result = await t.run(
+			{ resource: 'unsubscribe', operation: 'remove', emails: '={{ $json.e }}' },
+			[{ json: { e: 'ann@example.com' } }, { json: { e: 'bob@example.com' } }],
+		);
 		expect(t.calls()).toEqual([
-			{ method: 'DELETE', path: '/smtp/unsubscribe', rawQuery: '', body: { emails: ['ann@example.com', 'bob@example.com'] } },
+			{
+				method: 'DELETE',
+				path: '/smtp/unsubscribe',
+				rawQuery: '',
+				body: { emails: ['ann@example.com', 'bob@example.com'] },
+			},
 		]);
 		expect(jsonOf(result)).toEqual([
 			{ email: 'ann@example.com', result: true },
@@ -310,30 +480,64 @@ describe('Unsubscribe', () => {
 			],
 		});
 		const all = await t.run({ resource: 'unsubscribe', operation: 'getAll', returnAll: true });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/smtp/unsubscribe', rawQuery: 'limit=100&offset=0', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/smtp/unsubscribe', rawQuery: 'limit=100&offset=0', body: undefined },
+		]);
 		expect(jsonOf(all)).toEqual([
-			{ email: 'early@example.com', unsubscribe_by_link: 0, unsubscribe_by_user: 1, spam_complaint: 0, date: '2026-04-01 00:00:00' },
-			{ email: 'spam@example.com', unsubscribe_by_link: 0, unsubscribe_by_user: 0, spam_complaint: 1, date: '2026-04-01 23:59:59' },
-			{ email: 'late@example.com', unsubscribe_by_link: 1, unsubscribe_by_user: 0, spam_complaint: 0, date: '2026-04-02 08:00:00' },
+			{
+				email: 'early@example.com',
+				unsubscribe_by_link: 0,
+				unsubscribe_by_user: 1,
+				spam_complaint: 0,
+				date: '2026-04-01 00:00:00',
+			},
+			{
+				email: 'spam@example.com',
+				unsubscribe_by_link: 0,
+				unsubscribe_by_user: 0,
+				spam_complaint: 1,
+				date: '2026-04-01 23:59:59',
+			},
+			{
+				email: 'late@example.com',
+				unsubscribe_by_link: 1,
+				unsubscribe_by_user: 0,
+				spam_complaint: 0,
+				date: '2026-04-02 08:00:00',
+			},
 		]);
 		t.sandbox.log.clear();
-		const day = await t.run({ resource: 'unsubscribe', operation: 'getAll', returnAll: false, limit: 10, filters: { date: '2026-04-01T12:00:00' } });
+		const day = await t.run({
+			resource: 'unsubscribe',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 10,
+			filters: { date: '2026-04-01T12:00:00' },
+		});
 		expect(t.calls()[0].rawQuery).toBe('date=2026-04-01&limit=10&offset=0');
-		expect(jsonOf(day).map((entry) => entry.email)).toEqual(['early@example.com', 'spam@example.com']);
+		expect(jsonOf(day).map((entry) => entry.email)).toEqual([
+			'early@example.com',
+			'spam@example.com',
+		]);
 	});
 
 	test('Check: false is an answer, not an error', async () => {
-		await t.control('POST', '/email/unsubscribes', { unsubscribes: [{ email: 'gone@example.com' }] });
-		const result = await t.run({ resource: 'unsubscribe', operation: 'check', email: '={{ $json.e }}' }, [
-			{ json: { e: 'gone@example.com' } },
-			{ json: { e: 'here@example.com' } },
-		]);
+		await t.control('POST', '/email/unsubscribes', {
+			unsubscribes: [{ email: 'gone@example.com' }],
+		});
+		const result = await t.run(
+			{ resource: 'unsubscribe', operation: 'check', email: '={{ $json.e }}' },
+			[{ json: { e: 'gone@example.com' } }, { json: { e: 'here@example.com' } }],
+		);
 		expect(result.error).toBeUndefined();
 		expect(t.calls().map(({ method, path, rawQuery }) => [method, path, rawQuery])).toEqual([
 			['GET', '/smtp/unsubscribe/search', 'email=gone%40example.com'],
 			['GET', '/smtp/unsubscribe/search', 'email=here%40example.com'],
 		]);
-		expect(t.sandbox.log.all().map((entry) => entry.responseBody)).toEqual([{ result: true }, { result: false }]);
+		expect(t.sandbox.log.all().map((entry) => entry.responseBody)).toEqual([
+			{ result: true },
+			{ result: false },
+		]);
 		expect(jsonOf(result)).toEqual([
 			{ email: 'gone@example.com', unsubscribed: true },
 			{ email: 'here@example.com', unsubscribed: false },
@@ -345,7 +549,13 @@ describe('Resubscribe → Send Request', () => {
 	test('five per 24 hours; the sixth is a clear error; with Continue On Fail an error item', async () => {
 		const items = Array.from({ length: 6 }, (_, n) => ({ json: { e: `back${n}@example.com` } }));
 		const result = await t.run(
-			{ resource: 'resubscribe', operation: 'sendRequest', email: '={{ $json.e }}', sender: 'sender@sandbox.test', options: { lang: 'en' } },
+			{
+				resource: 'resubscribe',
+				operation: 'sendRequest',
+				email: '={{ $json.e }}',
+				sender: 'sender@sandbox.test',
+				options: { lang: 'en' },
+			},
 			items,
 			{ continueOnFail: true },
 		);
@@ -362,7 +572,12 @@ describe('Resubscribe → Send Request', () => {
 		const successes = output.filter((json) => json.result === true);
 		expect(successes).toHaveLength(5);
 		for (const success of successes) {
-			expect(success).toEqual({ id: sentIds.get(success.email as string), result: true, email: success.email, sender: 'sender@sandbox.test' });
+			expect(success).toEqual({
+				id: sentIds.get(success.email as string),
+				result: true,
+				email: success.email,
+				sender: 'sender@sandbox.test',
+			});
 		}
 		const failures = output.filter((json) => json.error !== undefined);
 		expect(failures).toEqual([
@@ -377,68 +592,122 @@ describe('Resubscribe → Send Request', () => {
 
 		t.sandbox.clock.advance(24 * HOUR + 1000);
 		t.sandbox.log.clear();
-		const later = await t.run({ resource: 'resubscribe', operation: 'sendRequest', email: 'later@example.com', sender: 'sender@sandbox.test' });
-		expect(t.calls()[0].body).toEqual({ email: 'later@example.com', sender: 'sender@sandbox.test' });
+		const later = await t.run({
+			resource: 'resubscribe',
+			operation: 'sendRequest',
+			email: 'later@example.com',
+			sender: 'sender@sandbox.test',
+		});
+		expect(t.calls()[0].body).toEqual({
+			email: 'later@example.com',
+			sender: 'sender@sandbox.test',
+		});
 		expect(jsonOf(later)[0].result).toBe(true);
 	});
 });
 
 describe('Sender', () => {
 	test('Add Address, then Get Many Addresses and Get Many IPs', async () => {
-		const added = await t.run({ resource: 'sender', operation: 'addAddress', email: 'news@example.com', name: 'News Desk' });
+		const added = await t.run({
+			resource: 'sender',
+			operation: 'addAddress',
+			email: 'news@example.com',
+			name: 'News Desk',
+		});
 		expect(t.calls()).toEqual([
-			{ method: 'POST', path: '/senders', rawQuery: '', body: { email: 'news@example.com', name: 'News Desk' } },
+			{
+				method: 'POST',
+				path: '/senders',
+				rawQuery: '',
+				body: { email: 'news@example.com', name: 'News Desk' },
+			},
 		]);
 		expect(jsonOf(added)).toEqual([{ result: true, email: 'news@example.com', name: 'News Desk' }]);
 
 		t.sandbox.log.clear();
 		const addresses = await t.run({ resource: 'sender', operation: 'getManyAddresses' });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/smtp/senders', rawQuery: '', body: undefined }]);
-		expect(jsonOf(addresses)).toEqual([{ email: 'sender@sandbox.test' }, { email: 'news@example.com' }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/smtp/senders', rawQuery: '', body: undefined },
+		]);
+		expect(jsonOf(addresses)).toEqual([
+			{ email: 'sender@sandbox.test' },
+			{ email: 'news@example.com' },
+		]);
 
 		t.sandbox.log.clear();
 		const ips = await t.run({ resource: 'sender', operation: 'getManyIps' });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/smtp/ips', rawQuery: '', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/smtp/ips', rawQuery: '', body: undefined },
+		]);
 		expect(jsonOf(ips)).toEqual([{ ip: '192.0.2.10' }]);
 	});
 
-	test('the From dropdown lists the senders (methods.loadOptions)', async () => {
-		const { getSenders } = await import('../../nodes/MessagingEmail/methods/loadOptions');
+	test('the From list shows the approved senders, filtered (methods.listSearch)', async () => {
+		const { searchSenders } = await import('../../nodes/MessagingEmail/methods/listSearch');
 		const context = {
 			getNode: () => ({ name: 'Node' }),
 			getCredentials: async () => ({ baseUrl: t.sandbox.url }),
 			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: { url: string; method: string }) => {
+				httpRequestWithAuthentication: async (
+					_type: string,
+					options: { url: string; method: string },
+				) => {
 					const response = await fetch(options.url, {
 						method: options.method,
 						headers: { Authorization: `Bearer ${t.sandbox.account.apiKey}` },
 					});
-					return (await response.json()) as unknown;
+					// The transport asks n8n's helper for the full response.
+					return {
+						statusCode: response.status,
+						headers: Object.fromEntries(response.headers),
+						body: (await response.json()) as unknown,
+					};
 				},
 			},
 		};
 		await t.control('POST', '/email/senders', { email: 'team@example.com', name: 'Team' });
-		const options = await getSenders.call(context as never);
-		expect(options).toEqual([
+		const options = await searchSenders.call(context as never);
+		expect(options.results).toEqual([
 			{ name: 'sender@sandbox.test', value: 'sender@sandbox.test' },
 			{ name: 'team@example.com', value: 'team@example.com' },
 		]);
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/smtp/senders', rawQuery: '', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/smtp/senders', rawQuery: '', body: undefined },
+		]);
+		expect((await searchSenders.call(context as never, 'TEAM')).results).toEqual([
+			{ name: 'team@example.com', value: 'team@example.com' },
+		]);
 	});
 });
 
 describe('Sending Domain', () => {
 	test('Add, then Get Many with checks; ids as strings, numbers as numbers', async () => {
-		const added = await t.run({ resource: 'sendingDomain', operation: 'add', domain: 'Mail.Example.com' });
+		const added = await t.run({
+			resource: 'sendingDomain',
+			operation: 'add',
+			domain: 'Mail.Example.com',
+		});
 		expect(t.calls()).toEqual([
-			{ method: 'POST', path: '/v2/email-service/smtp/sender_domains/mail.example.com', rawQuery: '', body: undefined },
+			{
+				method: 'POST',
+				path: '/v2/email-service/smtp/sender_domains/mail.example.com',
+				rawQuery: '',
+				body: undefined,
+			},
 		]);
 		expect(jsonOf(added)).toEqual([{ result: true, domain: 'mail.example.com' }]);
 		await t.control('POST', '/email/domains/mail.example.com/checks', { check_dkim: true });
 
 		t.sandbox.log.clear();
 		const list = await t.run({ resource: 'sendingDomain', operation: 'getAll' });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/v2/email-service/smtp/sender_domains', rawQuery: '', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{
+				method: 'GET',
+				path: '/v2/email-service/smtp/sender_domains',
+				rawQuery: '',
+				body: undefined,
+			},
+		]);
 		const common = {
 			user_id: '7001',
 			service_type: 3,
@@ -456,7 +725,13 @@ describe('Sending Domain', () => {
 				service_value: 'sandbox.test',
 				status: 1,
 				is_default: true,
-				checks: { check_dkim: true, check_spf: true, check_dmarc: true, all_checks: true, spf_txt_needed: '' },
+				checks: {
+					check_dkim: true,
+					check_spf: true,
+					check_dmarc: true,
+					all_checks: true,
+					spf_txt_needed: '',
+				},
 			},
 			{
 				...common,
@@ -476,13 +751,23 @@ describe('Sending Domain', () => {
 	});
 
 	test('a domain that exists: the 200-with-error answer is an error', async () => {
-		const result = await t.run({ resource: 'sendingDomain', operation: 'add', domain: 'sandbox.test' });
+		const result = await t.run({
+			resource: 'sendingDomain',
+			operation: 'add',
+			domain: 'sandbox.test',
+		});
 		expect(result.error?.message).toBe('domain exists');
-		expect(t.sandbox.log.all()[0].responseBody).toEqual({ data: { result: false, error: 'domain exists' } });
+		expect(t.sandbox.log.all()[0].responseBody).toEqual({
+			data: { result: false, error: 'domain exists' },
+		});
 	});
 
 	test('a malformed domain fails before any request', async () => {
-		const result = await t.run({ resource: 'sendingDomain', operation: 'add', domain: 'not a domain' });
+		const result = await t.run({
+			resource: 'sendingDomain',
+			operation: 'add',
+			domain: 'not a domain',
+		});
 		expect(result.error?.message).toBe('Domain: "not a domain" is not a domain name [item 0]');
 		expect(t.calls()).toEqual([]);
 	});
@@ -497,13 +782,27 @@ describe('every operation with the email area not activated', () => {
 		['bounce getAll', { resource: 'bounce', operation: 'getAll' }],
 		['bounce getCount', { resource: 'bounce', operation: 'getCount' }],
 		['unsubscribe add', { resource: 'unsubscribe', operation: 'add', emails: 'a@example.com' }],
-		['unsubscribe remove', { resource: 'unsubscribe', operation: 'remove', emails: 'a@example.com' }],
+		[
+			'unsubscribe remove',
+			{ resource: 'unsubscribe', operation: 'remove', emails: 'a@example.com' },
+		],
 		['unsubscribe getAll', { resource: 'unsubscribe', operation: 'getAll' }],
 		['unsubscribe check', { resource: 'unsubscribe', operation: 'check', email: 'a@example.com' }],
-		['resubscribe', { resource: 'resubscribe', operation: 'sendRequest', email: 'a@example.com', sender: 'sender@sandbox.test' }],
+		[
+			'resubscribe',
+			{
+				resource: 'resubscribe',
+				operation: 'sendRequest',
+				email: 'a@example.com',
+				sender: 'sender@sandbox.test',
+			},
+		],
 		['sender ips', { resource: 'sender', operation: 'getManyIps' }],
 		['sender addresses', { resource: 'sender', operation: 'getManyAddresses' }],
-		['sender add', { resource: 'sender', operation: 'addAddress', email: 'a@example.com', name: 'A' }],
+		[
+			'sender add',
+			{ resource: 'sender', operation: 'addAddress', email: 'a@example.com', name: 'A' },
+		],
 		['domains', { resource: 'sendingDomain', operation: 'getAll' }],
 		['domain add', { resource: 'sendingDomain', operation: 'add', domain: 'example.com' }],
 	];
@@ -511,7 +810,11 @@ describe('every operation with the email area not activated', () => {
 		t.sandbox.account.settings.emailActivated = false;
 		const result = await t.run(parameters as INodeParameters, undefined, { continueOnFail: true });
 		expect(jsonOf(result)).toEqual([
-			expect.objectContaining({ error: "The account's email (SMTP) area is not activated", httpCode: '422', errorCode: 400 }),
+			expect.objectContaining({
+				error: "The account's email (SMTP) area is not activated",
+				httpCode: '422',
+				errorCode: 400,
+			}),
 		]);
 		expect(t.calls()).toHaveLength(1);
 		expect(t.sandbox.log.all()[0].responseBody).toEqual({

@@ -9,7 +9,9 @@ const from = { name: 'Sandbox Sender', email: 'sender@sandbox.test' };
 
 describe('Email → Send', () => {
 	test('HTML and text: the exact request, the sandbox record and the output', async () => {
-		const result = await t.run(sendParameters({ cc: 'Carl <carl@example.com>', bcc: 'audit@example.com' }));
+		const result = await t.run(
+			sendParameters({ cc: 'Carl <carl@example.com>', bcc: 'audit@example.com' }),
+		);
 		expect(result.error).toBeUndefined();
 		const id = t.state().emails[0].id;
 		expect(id).toMatch(/^[0-9a-z]{6}-[0-9a-z]{6}-[0-9a-z]{2}$/);
@@ -68,7 +70,12 @@ describe('Email → Send', () => {
 		await t.run(sendParameters({ html: '<b>Only HTML</b>', text: '', autoPlainText: true }));
 		const [first, second] = t.calls().filter((call) => call.method === 'POST');
 		expect(first.body).toEqual({
-			email: { text: 'Just text', subject: 'Hello', from, to: [{ name: 'Ann', email: 'ann@example.com' }] },
+			email: {
+				text: 'Just text',
+				subject: 'Hello',
+				from,
+				to: [{ name: 'Ann', email: 'ann@example.com' }],
+			},
 		});
 		expect(second.body).toEqual({
 			email: {
@@ -82,15 +89,28 @@ describe('Email → Send', () => {
 	});
 
 	test('recipients as a plain string with quoted names and semicolons, as an array from an expression, and as pairs', async () => {
-		await t.run(sendParameters({ to: '"Doe, John" <john@example.com>; bob@example.org,  Eve Smith <eve@example.net>', fromName: '' }));
 		await t.run(
-			sendParameters({ to: '={{ [{ "name": "Ann", "email": "ann@example.com" }, "zed@example.com"] }}', fromName: '' }),
+			sendParameters({
+				to: '"Doe, John" <john@example.com>; bob@example.org,  Eve Smith <eve@example.net>',
+				fromName: '',
+			}),
+		);
+		await t.run(
+			sendParameters({
+				to: '={{ [{ "name": "Ann", "email": "ann@example.com" }, "zed@example.com"] }}',
+				fromName: '',
+			}),
 		);
 		await t.run(
 			sendParameters({
 				recipientsInput: 'pairs',
 				fromName: '',
-				toPairs: { recipients: [{ name: 'Pat', email: 'pat@example.com' }, { name: '', email: 'lee@example.com' }] },
+				toPairs: {
+					recipients: [
+						{ name: 'Pat', email: 'pat@example.com' },
+						{ name: '', email: 'lee@example.com' },
+					],
+				},
 				ccPairs: { recipients: [{ name: 'Kim', email: 'kim@example.com' }] },
 				bccPairs: {},
 			}),
@@ -131,7 +151,12 @@ describe('Email → Send', () => {
 				content: 'template',
 				templateId: '101',
 				variablesInput: 'pairs',
-				templateVariables: { variables: [{ name: 'name', value: 'Ann' }, { name: 'code', value: '4711' }] },
+				templateVariables: {
+					variables: [
+						{ name: 'name', value: 'Ann' },
+						{ name: 'code', value: '4711' },
+					],
+				},
 			}),
 		);
 		expect(result.error).toBeUndefined();
@@ -172,20 +197,50 @@ describe('Email → Send', () => {
 	});
 
 	test('template variables JSON is validated before anything is sent', async () => {
-		const broken = await t.run(sendParameters({ content: 'template', templateId: '101', variablesInput: 'json', templateVariablesJson: '{"a": ' }));
-		expect(broken.error?.message).toMatch(/^Template Variables \(JSON\): is not valid JSON .* \[item 0\]$/);
-		const list = await t.run(sendParameters({ content: 'template', templateId: '101', variablesInput: 'json', templateVariablesJson: '[1, 2]' }));
-		expect(list.error?.message).toBe('Template Variables (JSON): must be a JSON object of variable names and values [item 0]');
-		const nested = await t.run(
-			sendParameters({ content: 'template', templateId: '101', variablesInput: 'json', templateVariablesJson: '{"a": {"b": 1}}' }),
+		const broken = await t.run(
+			sendParameters({
+				content: 'template',
+				templateId: '101',
+				variablesInput: 'json',
+				templateVariablesJson: '{"a": ',
+			}),
 		);
-		expect(nested.error?.message).toBe('Template Variables (JSON): the value of "a" must be text, a number or a boolean [item 0]');
+		expect(broken.error?.message).toMatch(
+			/^Template Variables \(JSON\): is not valid JSON .* \[item 0\]$/,
+		);
+		const list = await t.run(
+			sendParameters({
+				content: 'template',
+				templateId: '101',
+				variablesInput: 'json',
+				templateVariablesJson: '[1, 2]',
+			}),
+		);
+		expect(list.error?.message).toBe(
+			'Template Variables (JSON): must be a JSON object of variable names and values [item 0]',
+		);
+		const nested = await t.run(
+			sendParameters({
+				content: 'template',
+				templateId: '101',
+				variablesInput: 'json',
+				templateVariablesJson: '{"a": {"b": 1}}',
+			}),
+		);
+		expect(nested.error?.message).toBe(
+			'Template Variables (JSON): the value of "a" must be text, a number or a boolean [item 0]',
+		);
 		expect(t.calls()).toEqual([]);
 	});
 
 	test('an unknown template is the service error', async () => {
 		const result = await t.run(
-			sendParameters({ content: 'template', templateId: '999', variablesInput: 'pairs', templateVariables: {} }),
+			sendParameters({
+				content: 'template',
+				templateId: '999',
+				variablesInput: 'pairs',
+				templateVariables: {},
+			}),
 		);
 		expect(result.error?.message).toBe('Template not found (error code 31)');
 		expect(t.calls().map((call) => call.path)).toEqual(['/smtp/senders', '/smtp/emails']);
@@ -222,14 +277,23 @@ describe('Email → Send', () => {
 			'logo.png': png.toString('base64'),
 			'export.csv': csv.toString('base64'),
 		});
-		expect(Buffer.from(t.state().emails[0].content.attachmentsBinary['export.csv'], 'base64').toString('utf8')).toBe(
-			'name;city\nЁлка;Київ\n',
-		);
-		expect(jsonOf(result)[0].attachments).toEqual(['note.txt', 'invoice-42.pdf', 'logo.png', 'export.csv']);
+		expect(
+			Buffer.from(t.state().emails[0].content.attachmentsBinary['export.csv'], 'base64').toString(
+				'utf8',
+			),
+		).toBe('name;city\nЁлка;Київ\n');
+		expect(jsonOf(result)[0].attachments).toEqual([
+			'note.txt',
+			'invoice-42.pdf',
+			'logo.png',
+			'export.csv',
+		]);
 	});
 
 	test('one request per item, concurrently, one output per item in order, paired', async () => {
-		const items = Array.from({ length: 6 }, (_, index) => ({ json: { address: `user${index}@example.com`, n: index } }));
+		const items = Array.from({ length: 6 }, (_, index) => ({
+			json: { address: `user${index}@example.com`, n: index },
+		}));
 		const result = await t.run(
 			sendParameters({ to: '={{ $json.address }}', subject: '=Order {{ $json.n }}', fromName: '' }),
 			items,
@@ -271,22 +335,45 @@ describe('Email → Send', () => {
 
 describe('Email → Send: bad input fails before anything is sent', () => {
 	const cases: Array<[string, Record<string, unknown>, string]> = [
-		['an invalid To address', { to: 'Ann <ann@example>, bob@example.com' }, 'To: "Ann <ann@example>" is not a valid email address [item 0]'],
-		['an invalid Cc address', { cc: 'not-an-address' }, 'Cc: "not-an-address" is not a valid email address [item 0]'],
+		[
+			'an invalid To address',
+			{ to: 'Ann <ann@example>, bob@example.com' },
+			'To: "Ann <ann@example>" is not a valid email address [item 0]',
+		],
+		[
+			'an invalid Cc address',
+			{ cc: 'not-an-address' },
+			'Cc: "not-an-address" is not a valid email address [item 0]',
+		],
 		['no recipient', { to: '  ' }, 'To: no recipient [item 0]'],
 		['no content', { html: '', text: ' ' }, 'HTML: no content: fill in HTML or Text [item 0]'],
-		['no subject (an expression that gives nothing)', { subject: '={{ $json.subject ?? "" }}' }, 'Subject: is empty [item 0]'],
-		['an invalid From address', { fromEmail: 'sender@' }, 'From Email: "sender@" is not a valid email address [item 0]'],
-		['no template ID', { content: 'template', templateId: '={{ "" }}' }, 'Template ID: is empty [item 0]'],
+		[
+			'no subject (an expression that gives nothing)',
+			{ subject: '={{ $json.subject ?? "" }}' },
+			'Subject: is empty [item 0]',
+		],
+		[
+			'an invalid From address',
+			{ fromEmail: 'sender@' },
+			'From: "sender@" is not a valid email address [item 0]',
+		],
+		[
+			'no template ID',
+			{ content: 'template', templateId: '={{ "" }}' },
+			'Template ID: is empty [item 0]',
+		],
 		[
 			'a missing binary property',
 			{ options: { binaryAttachments: 'data, missing' } },
-			'Attachments (Binary Properties): the input item has no binary property "missing" [item 0]',
+			'Binary Attachments: the input item has no binary property "missing" [item 0]',
 		],
 	];
 	test.each(cases)('%s', async (_name, overrides, message) => {
 		const result = await t.run(sendParameters(overrides as INodeParameters), [
-			{ json: {}, binary: { data: { data: Buffer.from('x'), fileName: 'x.txt', mimeType: 'text/plain' } } },
+			{
+				json: {},
+				binary: { data: { data: Buffer.from('x'), fileName: 'x.txt', mimeType: 'text/plain' } },
+			},
 		]);
 		expect(result.error?.message).toBe(message);
 		expect(result.items).toEqual([]);
@@ -305,14 +392,20 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 	});
 
 	test('missing binary data names the properties the item has', async () => {
-		const result = await t.run(sendParameters({ options: { binaryAttachments: 'file' } }), [{ json: {} }]);
-		expect(result.error?.message).toBe('Attachments (Binary Properties): the input item has no binary property "file" [item 0]');
+		const result = await t.run(sendParameters({ options: { binaryAttachments: 'file' } }), [
+			{ json: {} },
+		]);
+		expect(result.error?.message).toBe(
+			'Binary Attachments: the input item has no binary property "file" [item 0]',
+		);
 		expect(result.error?.description).toBe('This item carries no binary data.');
 	});
 
-	test('an unknown sender is refused before sending, naming From Email and the item', async () => {
+	test('an unknown sender is refused before sending, naming From and the item', async () => {
 		const result = await t.run(sendParameters({ fromEmail: 'stranger@example.com' }));
-		expect(result.error?.message).toBe('From Email: "stranger@example.com" is not an approved sender of the account [item 0]');
+		expect(result.error?.message).toBe(
+			'From: "stranger@example.com" is not an approved sender of the account [item 0]',
+		);
 		expect(result.error?.description).toBe(
 			'Approved senders: sender@sandbox.test. Add the address with Sender → Add Address, or choose one from the list.',
 		);
@@ -321,7 +414,11 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 	});
 
 	test("a sender the service refuses anyway gets the service's message and code", async () => {
-		t.sandbox.faults.add({ path: '/smtp/emails', status: 422, body: { message: 'Sender is not valid', error_code: 422 } });
+		t.sandbox.faults.add({
+			path: '/smtp/emails',
+			status: 422,
+			body: { message: 'Sender is not valid', error_code: 422 },
+		});
 		const result = await t.run(sendParameters());
 		expect(result.error?.message).toBe('Sender is not valid (error code 422)');
 		expect(result.error?.httpCode).toBe('422');
@@ -341,20 +438,39 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 		expect(result.error).toBeUndefined();
 		const [first, fourth] = t.state().emails;
 		expect(jsonOf(result)).toEqual([
-			{ id: first.id, result: true, subject: 'Hello', from: { email: 'sender@sandbox.test' }, to: [{ email: 'a@example.com' }] },
+			{
+				id: first.id,
+				result: true,
+				subject: 'Hello',
+				from: { email: 'sender@sandbox.test' },
+				to: [{ email: 'a@example.com' }],
+			},
 			{ error: 'To: "nope" is not a valid email address [item 1]' },
 			{
-				error: 'From Email: "stranger@example.com" is not an approved sender of the account [item 2]',
+				error: 'From: "stranger@example.com" is not an approved sender of the account [item 2]',
 				description:
 					'Approved senders: sender@sandbox.test. Add the address with Sender → Add Address, or choose one from the list.',
 			},
-			{ id: fourth.id, result: true, subject: 'Hello', from: { email: 'sender@sandbox.test' }, to: [{ email: 'd@example.com' }] },
+			{
+				id: fourth.id,
+				result: true,
+				subject: 'Hello',
+				from: { email: 'sender@sandbox.test' },
+				to: [{ email: 'd@example.com' }],
+			},
 		]);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-		expect(t.calls().filter((call) => call.method === 'POST').map((call) => (call.body as { email: { to: unknown } }).email.to)).toEqual([
-			[{ email: 'a@example.com' }],
-			[{ email: 'd@example.com' }],
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
 		]);
+		expect(
+			t
+				.calls()
+				.filter((call) => call.method === 'POST')
+				.map((call) => (call.body as { email: { to: unknown } }).email.to),
+		).toEqual([[{ email: 'a@example.com' }], [{ email: 'd@example.com' }]]);
 	});
 
 	test('the email area not activated: an error that says so and how to fix it', async () => {
@@ -362,7 +478,9 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 		const result = await t.run(sendParameters());
 		expect(result.error?.message).toBe("The account's email (SMTP) area is not activated");
 		expect(result.error?.description).toContain('Activate the SMTP service in your account');
-		expect(result.error?.description).toContain('No such SMTP user, you need to create SMTP account first');
+		expect(result.error?.description).toContain(
+			'No such SMTP user, you need to create SMTP account first',
+		);
 		expect(t.state().emails).toEqual([]);
 	});
 });

@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from '../sandbox/core/server';
+import { startSandbox, type Sandbox } from '../../sandbox/core/server';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { TransportProbe } from '../harness/probe-node';
 import { jsonOf, runNode } from '../harness/run-node';
@@ -15,7 +15,11 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.log.clear());
 
 const send = (store: CredentialStore, parameters = {}) =>
-	runNode({ node: probe, credentials: store, parameters: { method: 'POST', path: '/probe/send', body: { text: 'hi' }, ...parameters } });
+	runNode({
+		node: probe,
+		credentials: store,
+		parameters: { method: 'POST', path: '/probe/send', body: { text: 'hi' }, ...parameters },
+	});
 
 describe('credential: client id and secret', () => {
 	test('one token exchange serves many executions', async () => {
@@ -27,7 +31,9 @@ describe('credential: client id and secret', () => {
 		}
 		const log = sandbox.log.all();
 		expect(log.filter((entry) => entry.path === '/oauth/access_token')).toHaveLength(1);
-		expect(log.filter((entry) => entry.path === '/probe/send').map((entry) => entry.auth)).toEqual(Array(20).fill('token'));
+		expect(log.filter((entry) => entry.path === '/probe/send').map((entry) => entry.auth)).toEqual(
+			Array(20).fill('token'),
+		);
 		expect(log[0].body).toEqual({
 			grant_type: 'client_credentials',
 			client_id: sandbox.account.clientId,
@@ -56,20 +62,37 @@ describe('credential: client id and secret', () => {
 		const store = new CredentialStore(sandboxCredentials(sandbox));
 		await send(store);
 		sandbox.log.clear();
-		sandbox.faults.add({ path: '/probe/send', status: 401, body: { message: 'Unauthorized!', error_code: 401 }, times: 5 });
+		sandbox.faults.add({
+			path: '/probe/send',
+			status: 401,
+			body: { message: 'Unauthorized!', error_code: 401 },
+			times: 5,
+		});
 		const result = await send(store);
 		expect(result.error?.message).toBe('Unauthorized! (error code 401)');
-		expect(sandbox.log.all().map((entry) => entry.path)).toEqual(['/probe/send', '/oauth/access_token', '/probe/send']);
+		expect(sandbox.log.all().map((entry) => entry.path)).toEqual([
+			'/probe/send',
+			'/oauth/access_token',
+			'/probe/send',
+		]);
 		sandbox.faults.clear();
 	});
 
 	test("bad credentials fail with the service's message, and the secret appears nowhere", async () => {
-		const store = new CredentialStore({ ...sandboxCredentials(sandbox), clientSecret: 'wrong-secret-value' });
+		const store = new CredentialStore({
+			...sandboxCredentials(sandbox),
+			clientSecret: 'wrong-secret-value',
+		});
 		const result = await send(store);
-		expect(result.error?.message).toBe('Token exchange failed: Client authentication failed. (error code 1)');
+		expect(result.error?.message).toBe(
+			'Token exchange failed: Client authentication failed. (error code 1)',
+		);
 		expect(result.error?.description).toBe('Check the credential: the service rejected it');
-		expect(sandbox.log.all().map((entry) => [entry.path, entry.status])).toEqual([['/oauth/access_token', 401]]);
-		const serialized = JSON.stringify(result.run) + JSON.stringify(result.error) + String(result.error?.stack);
+		expect(sandbox.log.all().map((entry) => [entry.path, entry.status])).toEqual([
+			['/oauth/access_token', 401],
+		]);
+		const serialized =
+			JSON.stringify(result.run) + JSON.stringify(result.error) + String(result.error?.stack);
 		expect(serialized).not.toContain('wrong-secret-value');
 	});
 });
@@ -79,14 +102,21 @@ describe('credential: API key', () => {
 		const store = new CredentialStore(sandboxCredentials(sandbox, 'apiKey'));
 		const result = await send(store);
 		expect(jsonOf(result)).toEqual([{ response: { result: true, id: 'sent-hi' } }]);
-		expect(sandbox.log.all().map((entry) => [entry.path, entry.auth])).toEqual([['/probe/send', 'apiKey']]);
+		expect(sandbox.log.all().map((entry) => [entry.path, entry.auth])).toEqual([
+			['/probe/send', 'apiKey'],
+		]);
 		expect(store.updates).toBe(0);
 	});
 
 	test('a wrong key fails with the service message and is not echoed', async () => {
-		const store = new CredentialStore({ ...sandboxCredentials(sandbox, 'apiKey'), apiKey: 'sp_apikey_not-valid-123' });
+		const store = new CredentialStore({
+			...sandboxCredentials(sandbox, 'apiKey'),
+			apiKey: 'sp_apikey_not-valid-123',
+		});
 		const result = await send(store);
 		expect(result.error?.message).toBe('Unauthorized! (error code 401)');
-		expect(JSON.stringify(result.run) + String(result.error?.stack)).not.toContain('sp_apikey_not-valid-123');
+		expect(JSON.stringify(result.run) + String(result.error?.stack)).not.toContain(
+			'sp_apikey_not-valid-123',
+		);
 	});
 });

@@ -18,7 +18,11 @@ describe('RequestPacer', () => {
 	test('never starts more than N requests in a second', async () => {
 		const pacer = new RequestPacer(10, 5);
 		const starts: number[] = [];
-		await mapConcurrently(35, 10, async () => await pacer.run(async () => void starts.push(Date.now())));
+		await mapConcurrently(
+			35,
+			10,
+			async () => await pacer.run(async () => void starts.push(Date.now())),
+		);
 		expect(starts).toHaveLength(35);
 		expect(busiestWindow(starts, 980)).toBe(10);
 	});
@@ -30,7 +34,9 @@ describe('RequestPacer', () => {
 		pacer.onRateLimited();
 		expect(pacer.currentWindowMs).toBe(PACING_WINDOW.initialMs + 2 * PACING_WINDOW.widenMs);
 		pacer.onAccepted();
-		expect(pacer.currentWindowMs).toBe(PACING_WINDOW.initialMs + 2 * PACING_WINDOW.widenMs - PACING_WINDOW.narrowMs);
+		expect(pacer.currentWindowMs).toBe(
+			PACING_WINDOW.initialMs + 2 * PACING_WINDOW.widenMs - PACING_WINDOW.narrowMs,
+		);
 		for (let index = 0; index < 100; index++) pacer.onRateLimited();
 		expect(pacer.currentWindowMs).toBe(PACING_WINDOW.maxMs);
 		for (let index = 0; index < 1000; index++) pacer.onAccepted();

@@ -1,5 +1,5 @@
-import type { SandboxArea } from '../sandbox/core/server';
-import { s } from '../sandbox/core/schema';
+import type { SandboxArea } from '../../sandbox/core/server';
+import { s } from '../../sandbox/core/schema';
 
 /** A small service area for the transport's tests: a long list, an echo with a path segment, a send. */
 export const probeArea: SandboxArea = ({ route }) => {
@@ -27,6 +27,10 @@ export const probeArea: SandboxArea = ({ route }) => {
 		body: s.object({ text: s.string() }, ['text']),
 		handle: ({ body }) => ({ body: { result: true, id: `sent-${String(body.text)}` } }),
 	});
-	route({ method: 'GET', path: '/probe/single', handle: () => ({ body: [{ result: true, data: { id: 7 } }] }) });
+	route({
+		method: 'GET',
+		path: '/probe/single',
+		handle: () => ({ body: [{ result: true, data: { id: 7 } }] }),
+	});
 	route({ method: 'GET', path: '/probe/list-of-one', handle: () => ({ body: [{ id: 'only' }] }) });
 };

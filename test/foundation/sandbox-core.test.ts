@@ -1,12 +1,19 @@
-import { startSandbox, type Sandbox, type SandboxArea } from '../sandbox/core/server';
-import { s } from '../sandbox/core/schema';
+import { startSandbox, type Sandbox, type SandboxArea } from '../../sandbox/core/server';
+import { s } from '../../sandbox/core/schema';
 
 /** Routes that exercise the core's validation, area switch and query parsing. */
 const checkArea: SandboxArea = ({ route }) => {
 	route({
 		method: 'POST',
 		path: '/check/strict',
-		body: s.object({ name: s.string(), count: s.integer({ min: 0 }), tags: s.array(s.string(), { maxItems: 2 }) }, ['name']),
+		body: s.object(
+			{
+				name: s.string(),
+				count: s.integer({ min: 0 }),
+				tags: s.array(s.string(), { maxItems: 2 }),
+			},
+			['name'],
+		),
 		handle: ({ body }) => ({ body: { result: true, body } }),
 	});
 	route({
@@ -16,19 +23,33 @@ const checkArea: SandboxArea = ({ route }) => {
 		queryArrays: ['phones'],
 		handle: ({ query }) => ({ body: { result: true, query } }),
 	});
-	route({ method: 'GET', path: '/check/email-only', area: 'email', handle: () => ({ body: { result: true } }) });
+	route({
+		method: 'GET',
+		path: '/check/email-only',
+		area: 'email',
+		handle: () => ({ body: { result: true } }),
+	});
 };
 
 let sandbox: Sandbox;
 let token: string;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+	method: string,
+	path: string,
+	body?: unknown,
+	headers: Record<string, string> = {},
+) {
 	const response = await fetch(sandbox.url + path, {
 		method,
 		headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, ...headers },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+	return {
+		status: response.status,
+		body: (await response.json()) as Record<string, unknown>,
+		headers: response.headers,
+	};
 }
 
 beforeAll(async () => {
@@ -45,7 +66,11 @@ describe('token endpoint', () => {
 			client_secret: sandbox.account.clientSecret,
 		});
 		expect(json.status).toBe(200);
-		expect(json.body).toEqual({ access_token: expect.stringMatching(/^[0-9a-f]{48}$/), token_type: 'Bearer', expires_in: 3600 });
+		expect(json.body).toEqual({
+			access_token: expect.stringMatching(/^[0-9a-f]{48}$/),
+			token_type: 'Bearer',
+			expires_in: 3600,
+		});
 		const form = await fetch(`${sandbox.url}/oauth/access_token`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -57,9 +82,17 @@ describe('token endpoint', () => {
 		});
 		expect(form.status).toBe(200);
 		const accessToken = json.body.access_token as string;
-		expect((await call('GET', '/check/email-only', undefined, { Authorization: `Bearer ${accessToken}` })).status).toBe(200);
+		expect(
+			(
+				await call('GET', '/check/email-only', undefined, {
+					Authorization: `Bearer ${accessToken}`,
+				})
+			).status,
+		).toBe(200);
 		sandbox.clock.advance(3600 * 1000);
-		expect(await call('GET', '/check/email-only', undefined, { Authorization: `Bearer ${accessToken}` })).toMatchObject({
+		expect(
+			await call('GET', '/check/email-only', undefined, { Authorization: `Bearer ${accessToken}` }),
+		).toMatchObject({
 			status: 401,
 			body: { message: 'Unauthorized!', error_code: 401 },
 		});
@@ -92,14 +125,19 @@ describe('validation from declarative schemas', () => {
 		[{ name: 'a', tags: ['1', '2', '3'] }, 'Argument tags has more than 2 items'],
 		[['not', 'an', 'object'], 'Argument  is invalid'],
 	])('%j → 400 %s', async (body, message) => {
-		expect(await call('POST', '/check/strict', body)).toMatchObject({ status: 400, body: { message, error_code: 400 } });
+		expect(await call('POST', '/check/strict', body)).toMatchObject({
+			status: 400,
+			body: { message, error_code: 400 },
+		});
 	});
 
 	test('a valid body passes through', async () => {
-		expect(await call('POST', '/check/strict', { name: 'a', count: 2, tags: ['x'] })).toMatchObject({
-			status: 200,
-			body: { result: true, body: { name: 'a', count: 2, tags: ['x'] } },
-		});
+		expect(await call('POST', '/check/strict', { name: 'a', count: 2, tags: ['x'] })).toMatchObject(
+			{
+				status: 200,
+				body: { result: true, body: { name: 'a', count: 2, tags: ['x'] } },
+			},
+		);
 	});
 
 	test('malformed JSON, unknown routes and wrong methods get the envelope', async () => {
@@ -109,9 +147,15 @@ describe('validation from declarative schemas', () => {
 			body: '{oops',
 		});
 		expect(malformed.status).toBe(400);
-		expect(await malformed.json()).toEqual({ message: 'Request body is not valid JSON', error_code: 400 });
+		expect(await malformed.json()).toEqual({
+			message: 'Request body is not valid JSON',
+			error_code: 400,
+		});
 		expect(await call('GET', '/nowhere')).toMatchObject({ status: 404, body: { error_code: 404 } });
-		expect(await call('DELETE', '/check/strict')).toMatchObject({ status: 405, body: { error_code: 405 } });
+		expect(await call('DELETE', '/check/strict')).toMatchObject({
+			status: 405,
+			body: { error_code: 405 },
+		});
 	});
 
 	test.each([
@@ -133,7 +177,10 @@ describe('account settings, rate limit, faults, clock', () => {
 		expect(await call('GET', '/check/email-only')).toEqual(
 			expect.objectContaining({
 				status: 422,
-				body: { message: 'No such SMTP user, you need to create SMTP account first', error_code: 400 },
+				body: {
+					message: 'No such SMTP user, you need to create SMTP account first',
+					error_code: 400,
+				},
 			}),
 		);
 		sandbox.account.settings.emailActivated = true;
@@ -143,18 +190,33 @@ describe('account settings, rate limit, faults, clock', () => {
 	test('the per-account limit answers the documented code', async () => {
 		await call('PATCH', '/__sandbox/settings', { rateLimitPerSecond: 3 });
 		const statuses = [];
-		for (let index = 0; index < 5; index++) statuses.push((await call('GET', '/check/email-only')).status);
+		for (let index = 0; index < 5; index++)
+			statuses.push((await call('GET', '/check/email-only')).status);
 		expect(statuses).toEqual([200, 200, 200, 429, 429]);
 		const limited = await call('GET', '/check/email-only');
-		expect(limited.body).toEqual({ message: 'More than 3 requests per second', error_code: 2020202020 });
+		expect(limited.body).toEqual({
+			message: 'More than 3 requests per second',
+			error_code: 2020202020,
+		});
 		await call('PATCH', '/__sandbox/settings', { rateLimitPerSecond: 0 });
 	});
 
 	test('faults through the control API: status, delay, drop; then normal again', async () => {
-		await call('POST', '/__sandbox/faults', { path: '/check/email-only', status: 503, body: { message: 'down', error_code: 503 } });
+		await call('POST', '/__sandbox/faults', {
+			path: '/check/email-only',
+			status: 503,
+			body: { message: 'down', error_code: 503 },
+		});
 		await call('POST', '/__sandbox/faults', { path: '/check/*', delayMs: 300 });
-		await call('POST', '/__sandbox/faults', { method: 'GET', path: '/check/email-only', drop: true });
-		expect(await call('GET', '/check/email-only')).toMatchObject({ status: 503, body: { message: 'down' } });
+		await call('POST', '/__sandbox/faults', {
+			method: 'GET',
+			path: '/check/email-only',
+			drop: true,
+		});
+		expect(await call('GET', '/check/email-only')).toMatchObject({
+			status: 503,
+			body: { message: 'down' },
+		});
 		const started = Date.now();
 		expect((await call('GET', '/check/email-only')).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
@@ -166,22 +228,40 @@ describe('account settings, rate limit, faults, clock', () => {
 		await call('DELETE', '/__sandbox/requests');
 		await call('POST', '/check/strict', { name: 'logged' });
 		await call('GET', '/check/phones?phones=%5B%221%22%5D');
-		const log = await fetch(`${sandbox.url}/__sandbox/requests`).then((response) => response.json());
+		const log = await fetch(`${sandbox.url}/__sandbox/requests`).then((response) =>
+			response.json(),
+		);
 		expect(log).toEqual([
-			expect.objectContaining({ seq: expect.any(Number), method: 'POST', path: '/check/strict', body: { name: 'logged' }, status: 200, auth: 'apiKey' }),
-			expect.objectContaining({ method: 'GET', path: '/check/phones', rawQuery: 'phones=%5B%221%22%5D', query: { phones: ['1'] } }),
+			expect.objectContaining({
+				seq: expect.any(Number),
+				method: 'POST',
+				path: '/check/strict',
+				body: { name: 'logged' },
+				status: 200,
+				auth: 'apiKey',
+			}),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/check/phones',
+				rawQuery: 'phones=%5B%221%22%5D',
+				query: { phones: ['1'] },
+			}),
 		]);
 	});
 
 	test('the clock moves forward on request and never back', async () => {
-		const before = Date.parse(((await call('GET', '/__sandbox/clock')).body.now as string));
-		const after = Date.parse(((await call('POST', '/__sandbox/clock/advance', { hours: 25 })).body.now as string));
+		const before = Date.parse((await call('GET', '/__sandbox/clock')).body.now as string);
+		const after = Date.parse(
+			(await call('POST', '/__sandbox/clock/advance', { hours: 25 })).body.now as string,
+		);
 		expect(after - before).toBeGreaterThanOrEqual(25 * 3600 * 1000);
 		expect(() => sandbox.clock.advance(-1)).toThrow('The sandbox clock only moves forward');
 	});
 
 	test('a second sandbox on a taken port fails with a clear message', async () => {
 		const port = Number(new URL(sandbox.url).port);
-		await expect(startSandbox({ port })).rejects.toThrow(`Port ${port} on 127.0.0.1 is already in use (is another sandbox running?)`);
+		await expect(startSandbox({ port })).rejects.toThrow(
+			`Port ${port} on 127.0.0.1 is already in use (is another sandbox running?)`,
+		);
 	});
 });

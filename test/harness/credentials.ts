@@ -47,10 +47,17 @@ export function sandboxCredentials(
 ): ICredentialDataDecryptedObject {
 	return authType === 'apiKey'
 		? { baseUrl: sandbox.url, authType, apiKey: sandbox.account.apiKey }
-		: { baseUrl: sandbox.url, authType, clientId: sandbox.account.clientId, clientSecret: sandbox.account.clientSecret };
+		: {
+				baseUrl: sandbox.url,
+				authType,
+				clientId: sandbox.account.clientId,
+				clientSecret: sandbox.account.clientSecret,
+			};
 }
 
-const credentialTypes: Record<string, ICredentialType> = { messagingServiceApi: new MessagingServiceApi() };
+const credentialTypes: Record<string, ICredentialType> = {
+	messagingServiceApi: new MessagingServiceApi(),
+};
 
 /**
  * The credentials helper n8n's execution engine calls. `preAuthentication` follows n8n's own rules
@@ -66,9 +73,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return [];
 	}
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions) {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	) {
 		const type = credentialTypes[typeName];
-		if (typeof type?.authenticate === 'function') return await type.authenticate(credentials, requestOptions);
+		if (typeof type?.authenticate === 'function')
+			return await type.authenticate(credentials, requestOptions);
 		return requestOptions;
 	}
 
@@ -80,10 +92,15 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = credentialTypes[typeName];
-		const expirable = type?.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable);
+		const expirable = type?.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable,
+		);
 		if (!type?.preAuthentication || !expirable) return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
-		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		const output = (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		this.store.update(typeName, { ...this.store.get(typeName), ...output });
 		return Object.assign(credentials, output);
@@ -97,15 +114,26 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return credentialTypes[type]?.properties ?? [];
 	}
 
-	async getDecrypted(_additionalData: unknown, _nodeCredentials: INodeCredentialsDetails, type: string) {
+	async getDecrypted(
+		_additionalData: unknown,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	) {
 		return this.store.get(type);
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		return new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type, '');
 	}
 
-	async updateCredentials(_nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.store.update(type, data);
 	}
 

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { clientForExecution } from '../../nodes/shared/client-factory';
 import { runPerItem } from '../../nodes/shared/items';
@@ -24,8 +30,23 @@ export class TransportProbe implements INodeType {
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/' },
 			{ displayName: 'Query', name: 'query', type: 'json', default: '' },
 			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
-			{ displayName: 'Idempotent', name: 'idempotent', type: 'options', options: [{ name: 'Default', value: 'default' }, { name: 'Yes', value: 'yes' }, { name: 'No', value: 'no' }], default: 'default' },
-			{ displayName: 'Result False Is Answer', name: 'resultFalseIsAnswer', type: 'boolean', default: false },
+			{
+				displayName: 'Idempotent',
+				name: 'idempotent',
+				type: 'options',
+				options: [
+					{ name: 'Default', value: 'default' },
+					{ name: 'Yes', value: 'yes' },
+					{ name: 'No', value: 'no' },
+				],
+				default: 'default',
+			},
+			{
+				displayName: 'Result False Is Answer',
+				name: 'resultFalseIsAnswer',
+				type: 'boolean',
+				default: false,
+			},
 			{ displayName: 'Unwrap Single', name: 'unwrapSingle', type: 'boolean', default: false },
 			{ displayName: 'Paginate', name: 'paginate', type: 'json', default: '' },
 			{ displayName: 'Request Options', name: 'requestOptions', type: 'json', default: {} },
@@ -36,7 +57,11 @@ export class TransportProbe implements INodeType {
 		const client = clientForExecution(this);
 		const param = (name: string, itemIndex: number, fallback: unknown) => {
 			const value = this.getNodeParameter(name, itemIndex, fallback);
-			return value === '' ? undefined : typeof value === 'string' && /^[[{]/.test(value) ? JSON.parse(value) : value;
+			return value === ''
+				? undefined
+				: typeof value === 'string' && /^[[{]/.test(value)
+					? JSON.parse(value)
+					: value;
 		};
 		const idempotence = { default: undefined, yes: true, no: false };
 		return [
@@ -46,10 +71,12 @@ export class TransportProbe implements INodeType {
 					path: param('path', itemIndex, '/') as string,
 					query: param('query', itemIndex, undefined) as IDataObject | undefined,
 					body: param('body', itemIndex, undefined) as IDataObject | undefined,
-					idempotent: idempotence[param('idempotent', itemIndex, 'default') as keyof typeof idempotence],
+					idempotent:
+						idempotence[param('idempotent', itemIndex, 'default') as keyof typeof idempotence],
 					resultFalseIsAnswer: param('resultFalseIsAnswer', itemIndex, false) as boolean,
 					unwrapSingle: param('unwrapSingle', itemIndex, false) as boolean,
-					paginate: param('paginate', itemIndex, undefined) as { returnAll: boolean; limit?: number; pageSize?: number } | undefined,
+					paginate: param('paginate', itemIndex, undefined) as
+						{ returnAll: boolean; limit?: number; pageSize?: number } | undefined,
 					itemIndex,
 				}),
 				send: async ({ paginate, ...request }) => {

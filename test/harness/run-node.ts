@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Container } from '@n8n/di';
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
+	Expression,
 	LoggerProxy,
 	Workflow,
 	type IBinaryKeyData,
@@ -37,7 +38,11 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	timezone?: string;
 	mode?: WorkflowExecuteMode;
+	/** Expression engine for this run; default: N8N_EXPRESSION_ENGINE, else 'vm' (n8n 2.x's default). */
+	engine?: ExpressionEngine;
 }
+
+export type ExpressionEngine = 'vm' | 'legacy';
 
 export interface RunNodeResult {
 	/** The node's first output. */
@@ -73,9 +78,17 @@ class TestInputNode implements INodeType {
 		for (const [index, spec] of specs.entries()) {
 			const binary: IBinaryKeyData = {};
 			for (const [key, file] of Object.entries(spec.binary ?? {})) {
-				binary[key] = await this.helpers.prepareBinaryData(Buffer.from(file.base64, 'base64'), file.fileName, file.mimeType);
+				binary[key] = await this.helpers.prepareBinaryData(
+					Buffer.from(file.base64, 'base64'),
+					file.fileName,
+					file.mimeType,
+				);
 			}
-			output.push({ json: spec.json, ...(spec.binary ? { binary } : {}), pairedItem: { item: index } });
+			output.push({
+				json: spec.json,
+				...(spec.binary ? { binary } : {}),
+				pairedItem: { item: index },
+			});
 		}
 		return [output];
 	}
@@ -116,7 +129,13 @@ function ensureBinaryStorage(): Promise<void> {
 			signingSecret: 'test',
 			dbMaxFileSize: 512,
 		};
-		const quiet = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {}, scoped: () => quiet };
+		const quiet = {
+			error: () => {},
+			warn: () => {},
+			info: () => {},
+			debug: () => {},
+			scoped: () => quiet,
+		};
 		const service = new BinaryDataService(config as never, quiet as never, quiet as never);
 		await service.init();
 		Container.set(BinaryDataService, service);
@@ -124,20 +143,108 @@ function ensureBinaryStorage(): Promise<void> {
 	return binaryStorageReady;
 }
 
+let vmEngineReady: Promise<void> | undefined;
+/**
+ * n8n's N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE, on here unless set to false: the same isolate evaluates the same way,
+ * but an execution takes it only when an expression reaches it. Eagerly (n8n's default) every execution takes a
+ * fresh isolate, ~80 ms of CPU, which would make the suite's hundreds of short runs several times slower.
+ */
+let lazyAcquire = process.env.N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE !== 'false';
+
+/** The engine runs use unless they say otherwise: N8N_EXPRESSION_ENGINE, else n8n 2.x's default, the isolate. */
+export function defaultEngine(): ExpressionEngine {
+	return process.env.N8N_EXPRESSION_ENGINE === 'legacy' ? 'legacy' : 'vm';
+}
+
+/**
+ * Selects n8n's expression engine as n8n's own startup does (Expression.initExpressionEngine with the defaults
+ * of n8n's ExpressionEngineConfig: one isolate, 128 MB, 5 s; lazy acquisition, see lazyAcquire). The isolate is made once per process (~0.25 s)
+ * and reused; 'legacy' switches back to in-process evaluation. A global setting: call it between runs only.
+ */
+export async function useExpressionEngine(
+	engine: ExpressionEngine = defaultEngine(),
+	options: { lazyAcquire?: boolean } = {},
+): Promise<void> {
+	if (engine === 'vm') {
+		if (!vmEngineReady && options.lazyAcquire !== undefined) lazyAcquire = options.lazyAcquire;
+		vmEngineReady ??= Expression.initExpressionEngine({
+			engine: 'vm',
+			poolSize: 1,
+			maxCodeCacheSize: 1024,
+			bridgeTimeout: 5000,
+			bridgeMemoryLimit: 128,
+			lazyAcquire,
+		}).catch(async (error: Error) => {
+			// Under jest, n8n's `await import('@n8n/expression-runtime')` needs --experimental-vm-modules; build
+			// the same evaluator with require, as initExpressionEngine does.
+			if (!/dynamic import/.test(error.message)) throw error;
+			await initVmEvaluatorByRequire();
+		});
+		await vmEngineReady;
+	}
+	Expression.setExpressionEngine(engine);
+	if (Expression.getActiveImplementation() !== engine)
+		throw new Error(`Expression engine ${engine} could not be selected`);
+}
+
+async function initVmEvaluatorByRequire(): Promise<void> {
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const runtime = require('@n8n/expression-runtime') as typeof import('@n8n/expression-runtime');
+	const { expressionSandboxHooks } = require('n8n-workflow/expression-sandboxing') as {
+		expressionSandboxHooks: unknown;
+	};
+	/* eslint-enable @typescript-eslint/no-require-imports */
+	const evaluator = new runtime.ExpressionEvaluator({
+		createBridge: () =>
+			new runtime.IsolatedVmBridge({
+				timeout: 5000,
+				memoryLimit: 128,
+				logger: LoggerProxy as never,
+				compileCache: false,
+			}),
+		maxCodeCacheSize: 1024,
+		poolSize: 1,
+		lazyAcquire,
+		hooks: expressionSandboxHooks as never,
+		logger: LoggerProxy as never,
+	});
+	await evaluator.initialize();
+	(Expression as unknown as { vmEvaluator: unknown }).vmEvaluator = evaluator;
+}
+
+/** Frees the isolate (jest waits for it otherwise); the next vm run makes a new one. */
+export async function disposeExpressionEngine(): Promise<void> {
+	if (!vmEngineReady) return;
+	await vmEngineReady.catch(() => {});
+	vmEngineReady = undefined;
+	await Expression.disposeExpressionEngine();
+}
+
+// Under jest, every test file that runs nodes frees the isolate when it ends (a live isolate keeps the worker busy).
+if (typeof afterAll === 'function') afterAll(async () => await disposeExpressionEngine());
+
 let executionCounter = 0;
 
 /** Runs Input → node through n8n-core's WorkflowExecute, as n8n runs a manual execution. */
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	await ensureBinaryStorage();
+	await useExpressionEngine(options.engine);
 	const nodeTypeName = `${PACKAGE}.${options.node.description.name}`;
-	const nodeTypes = new NodeTypes({ [nodeTypeName]: options.node, [INPUT_NODE_TYPE]: new TestInputNode() });
+	const nodeTypes = new NodeTypes({
+		[nodeTypeName]: options.node,
+		[INPUT_NODE_TYPE]: new TestInputNode(),
+	});
 	const items = (options.items ?? [{ json: {} }]).map((item) => ({
 		json: item.json,
 		binary: item.binary
 			? Object.fromEntries(
 					Object.entries(item.binary).map(([key, file]) => [
 						key,
-						{ base64: Buffer.from(file.data).toString('base64'), fileName: file.fileName, mimeType: file.mimeType },
+						{
+							base64: Buffer.from(file.data).toString('base64'),
+							fileName: file.fileName,
+							mimeType: file.mimeType,
+						},
 					]),
 				)
 			: undefined,
@@ -204,11 +311,17 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			metadata: {},
 			waitingExecution: {},
 			waitingExecutionSource: null,
-			nodeExecutionStack: [{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node: workflow.getNode('Input')!, data: { main: [[{ json: {} }]] }, source: null },
+			],
 		},
 	} as unknown as IRunExecutionData;
 
-	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const run = await new WorkflowExecute(
+		additionalData,
+		mode,
+		runExecutionData,
+	).processRunExecutionData(workflow);
 	const nodeRun = run.data.resultData.runData.Node?.[0];
 	return {
 		items: nodeRun?.data?.main?.[0] ?? [],

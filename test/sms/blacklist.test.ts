@@ -2,20 +2,39 @@ import { items, jsonOf, pairing, useSmsSandbox } from './setup';
 
 const t = useSmsSandbox();
 
-const blacklist = (operation: string, extra: Record<string, unknown> = {}) => ({ resource: 'blacklist', operation, ...extra });
+const blacklist = (operation: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'blacklist',
+	operation,
+	...extra,
+});
 
 describe('Blacklist', () => {
 	test('Add: one request per description; counters', async () => {
 		await t.run(blacklist('add', { phones: '380986235698', description: 'spam' }));
 		t.sandbox.log.clear();
-		const result = await t.run(blacklist('add', { phones: '={{ $json.p }}', description: '={{ $json.why }}' }), items(
-			{ p: '+380 98 623 56 98', why: 'spam' },
-			{ p: '380631234567', why: 'spam' },
-			{ p: '79217451232', why: 'asked' },
-		));
+		const result = await t.run(
+			blacklist('add', { phones: '={{ $json.p }}', description: '={{ $json.why }}' }),
+			items(
+				{ p: '+380 98 623 56 98', why: 'spam' },
+				{ p: '380631234567', why: 'spam' },
+				{ p: '79217451232', why: 'asked' },
+			),
+		);
 		expect(t.calls()).toEqual([
-			{ method: 'POST', path: '/sms/black_list', query: {}, rawQuery: '', body: { phones: ['380986235698', '380631234567'], description: 'spam' } },
-			{ method: 'POST', path: '/sms/black_list', query: {}, rawQuery: '', body: { phones: ['79217451232'], description: 'asked' } },
+			{
+				method: 'POST',
+				path: '/sms/black_list',
+				query: {},
+				rawQuery: '',
+				body: { phones: ['380986235698', '380631234567'], description: 'spam' },
+			},
+			{
+				method: 'POST',
+				path: '/sms/black_list',
+				query: {},
+				rawQuery: '',
+				body: { phones: ['79217451232'], description: 'asked' },
+			},
 		]);
 		expect(jsonOf(result)).toEqual([
 			{ result: true, counters: { added: 1, exists: 1 }, phones: ['380986235698', '380631234567'] },
@@ -25,30 +44,39 @@ describe('Blacklist', () => {
 	});
 
 	test('Add: a description is required before sending', async () => {
-		const result = await t.run(blacklist('add', { phones: '380986235698', description: '={{ "" }}' }));
+		const result = await t.run(
+			blacklist('add', { phones: '380986235698', description: '={{ "" }}' }),
+		);
 		expect(result.error?.message).toBe('Description: the service requires a description [item 0]');
 		expect(t.calls()).toEqual([]);
 	});
 
 	test('Get Many: entries with phones as strings; Limit', async () => {
-		await t.run(blacklist('add', { phones: '380986235698, 380631234567, 79217451232', description: 'spam' }));
+		await t.run(
+			blacklist('add', { phones: '380986235698, 380631234567, 79217451232', description: 'spam' }),
+		);
 		t.sandbox.log.clear();
-		const all = await t.run(blacklist('getMany', { returnAll: true }));
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/sms/black_list', query: {}, rawQuery: '', body: undefined }]);
+		const all = await t.run(blacklist('getAll', { returnAll: true }));
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/sms/black_list', query: {}, rawQuery: '', body: undefined },
+		]);
 		const date = expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 		expect(jsonOf(all)).toEqual([
 			{ phone: '380986235698', description: 'spam', add_date: date },
 			{ phone: '380631234567', description: 'spam', add_date: date },
 			{ phone: '79217451232', description: 'spam', add_date: date },
 		]);
-		const two = await t.run(blacklist('getMany', { returnAll: false, limit: 2 }));
+		const two = await t.run(blacklist('getAll', { returnAll: false, limit: 2 }));
 		expect(jsonOf(two).map((json) => json.phone)).toEqual(['380986235698', '380631234567']);
 	});
 
 	test('Check Numbers: one output per phone, paired to its item', async () => {
 		await t.run(blacklist('add', { phones: '380631234567', description: 'asked' }));
 		t.sandbox.log.clear();
-		const result = await t.run(blacklist('check', { phones: '={{ $json.p }}' }), items({ p: '380986235698' }, { p: '+380 63 123 45 67' }));
+		const result = await t.run(
+			blacklist('check', { phones: '={{ $json.p }}' }),
+			items({ p: '380986235698' }, { p: '+380 63 123 45 67' }),
+		);
 		expect(t.calls()).toEqual([
 			{
 				method: 'GET',
@@ -60,15 +88,25 @@ describe('Blacklist', () => {
 		]);
 		expect(jsonOf(result)).toEqual([
 			{ phone: '380986235698', blacklisted: false },
-			{ phone: '380631234567', blacklisted: true, description: 'asked', add_date: expect.any(String) },
+			{
+				phone: '380631234567',
+				blacklisted: true,
+				description: 'asked',
+				add_date: expect.any(String),
+			},
 		]);
 		expect(pairing(result)).toEqual([[0], [1]]);
 	});
 
 	test('Check Numbers: at most 250 phones per URL', async () => {
 		const phones = Array.from({ length: 600 }, (_, index) => String(380500000000 + index));
-		const result = await t.run(blacklist('check', { phones: '={{ $json.p }}' }), phones.map((p) => ({ json: { p } })));
-		expect(t.calls().map((call) => (call.query.phones as string[]).length)).toEqual([250, 250, 100]);
+		const result = await t.run(
+			blacklist('check', { phones: '={{ $json.p }}' }),
+			phones.map((p) => ({ json: { p } })),
+		);
+		expect(t.calls().map((call) => (call.query.phones as string[]).length)).toEqual([
+			250, 250, 100,
+		]);
 		expect(result.items).toHaveLength(600);
 		expect(pairing(result)[599]).toEqual([599]);
 	});
@@ -78,8 +116,16 @@ describe('Blacklist', () => {
 		t.sandbox.log.clear();
 		const result = await t.run(blacklist('remove', { phones: '380986235698, 380631234567' }));
 		expect(t.calls()).toEqual([
-			{ method: 'DELETE', path: '/sms/black_list', query: {}, rawQuery: '', body: { phones: ['380986235698', '380631234567'] } },
+			{
+				method: 'DELETE',
+				path: '/sms/black_list',
+				query: {},
+				rawQuery: '',
+				body: { phones: ['380986235698', '380631234567'] },
+			},
 		]);
-		expect(jsonOf(result)).toEqual([{ result: true, counters: { removed: 1 }, phones: ['380986235698', '380631234567'] }]);
+		expect(jsonOf(result)).toEqual([
+			{ result: true, counters: { removed: 1 }, phones: ['380986235698', '380631234567'] },
+		]);
 	});
 });

@@ -2,17 +2,24 @@ import { items, jsonOf, pairing, useSmsSandbox } from './setup';
 
 const t = useSmsSandbox();
 
-const phoneNumber = (operation: string, extra: Record<string, unknown> = {}) => ({ resource: 'phoneNumber', operation, ...extra });
+const phoneNumber = (operation: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'phoneNumber',
+	operation,
+	...extra,
+});
 
 describe('Phone Number', () => {
 	test('Add: phones of all items in one request, normalised; counters from the list', async () => {
 		await t.run(phoneNumber('add', { addressBookId: 7, phones: '380631234567' }));
 		t.sandbox.log.clear();
-		const result = await t.run(phoneNumber('add', { addressBookId: 7, phones: '={{ $json.phone }}' }), items(
-			{ phone: '+380 (98) 623-56-98' },
-			{ phone: '380631234567' },
-			{ phone: '44 20 7946 0958, 380986235698' },
-		));
+		const result = await t.run(
+			phoneNumber('add', { addressBookId: 7, phones: '={{ $json.phone }}' }),
+			items(
+				{ phone: '+380 (98) 623-56-98' },
+				{ phone: '380631234567' },
+				{ phone: '44 20 7946 0958, 380986235698' },
+			),
+		);
 		expect(result.error).toBeUndefined();
 		expect(t.calls()).toEqual([
 			{
@@ -35,11 +42,14 @@ describe('Phone Number', () => {
 	});
 
 	test('Add: items grouped by mailing list', async () => {
-		const result = await t.run(phoneNumber('add', { addressBookId: '={{ $json.list }}', phones: '={{ $json.phone }}' }), items(
-			{ list: 1, phone: '380986235691' },
-			{ list: 2, phone: '380986235692' },
-			{ list: 1, phone: '380986235693' },
-		));
+		const result = await t.run(
+			phoneNumber('add', { addressBookId: '={{ $json.list }}', phones: '={{ $json.phone }}' }),
+			items(
+				{ list: 1, phone: '380986235691' },
+				{ list: 2, phone: '380986235692' },
+				{ list: 1, phone: '380986235693' },
+			),
+		);
 		expect(t.calls().map((call) => call.body)).toEqual([
 			{ addressBookId: 1, phones: ['380986235691', '380986235693'] },
 			{ addressBookId: 2, phones: ['380986235692'] },
@@ -53,7 +63,11 @@ describe('Phone Number', () => {
 
 	test('Add: per-item mode when Combine Items is off', async () => {
 		const result = await t.run(
-			phoneNumber('add', { addressBookId: 1, phones: '={{ $json.phone }}', batching: { combineItems: false } }),
+			phoneNumber('add', {
+				addressBookId: 1,
+				phones: '={{ $json.phone }}',
+				batching: { combineItems: false },
+			}),
 			items({ phone: '380986235691' }, { phone: '380986235692' }),
 		);
 		expect(t.calls().map((call) => call.body)).toEqual([
@@ -64,10 +78,10 @@ describe('Phone Number', () => {
 	});
 
 	test('Add: an invalid phone names its item and nothing is sent', async () => {
-		const result = await t.run(phoneNumber('add', { addressBookId: 1, phones: '={{ $json.phone }}' }), items(
-			{ phone: '380986235691' },
-			{ phone: '38098abc' },
-		));
+		const result = await t.run(
+			phoneNumber('add', { addressBookId: 1, phones: '={{ $json.phone }}' }),
+			items({ phone: '380986235691' }, { phone: '38098abc' }),
+		);
 		expect(result.error?.message).toBe('Phones: not a valid phone number: "38098abc" [item 1]');
 		expect(t.calls()).toEqual([]);
 	});
@@ -78,12 +92,20 @@ describe('Phone Number', () => {
 			items({ phone: '380986235691' }, { phone: 'nope' }, { phone: '380986235693' }),
 			{ continueOnFail: true },
 		);
-		expect(t.calls().map((call) => call.body)).toEqual([{ addressBookId: 1, phones: ['380986235691', '380986235693'] }]);
+		expect(t.calls().map((call) => call.body)).toEqual([
+			{ addressBookId: 1, phones: ['380986235691', '380986235693'] },
+		]);
 		expect(jsonOf(result)).toEqual([
-			{ addressBookId: '1', result: true, counters: { added: 2, exceptions: 0, exists: 0 }, phones: ['380986235691', '380986235693'] },
+			{
+				addressBookId: '1',
+				result: true,
+				counters: { added: 2, exceptions: 0, exists: 0 },
+				phones: ['380986235691', '380986235693'],
+			},
 			{
 				error: 'Phones: not a valid phone number: "nope" [item 1]',
-				description: 'Give international numbers with the country code (7 to 15 digits; spaces, dashes, brackets and a leading + are removed)',
+				description:
+					'Give international numbers with the country code (7 to 15 digits; spaces, dashes, brackets and a leading + are removed)',
 			},
 		]);
 		expect(pairing(result)).toEqual([[0, 2], [1]]);
@@ -103,7 +125,10 @@ describe('Phone Number', () => {
 					],
 				},
 			}),
-			items({ phone: '+380 98 623 56 98', name: 'Ann', age: 30 }, { phone: '380631234567', name: 'Bob', age: '41' }),
+			items(
+				{ phone: '+380 98 623 56 98', name: 'Ann', age: 30 },
+				{ phone: '380631234567', name: 'Bob', age: '41' },
+			),
 		);
 		expect(t.calls()).toEqual([
 			{
@@ -114,14 +139,31 @@ describe('Phone Number', () => {
 				body: {
 					addressBookId: 9,
 					phones: {
-						'380986235698': [[{ name: 'Name', type: 'string', value: 'Ann' }, { name: 'Age', type: 'number', value: 30 }, { name: 'Birthday', type: 'date', value: '1990-05-01' }]],
-						'380631234567': [[{ name: 'Name', type: 'string', value: 'Bob' }, { name: 'Age', type: 'number', value: 41 }, { name: 'Birthday', type: 'date', value: '1990-05-01' }]],
+						'380986235698': [
+							[
+								{ name: 'Name', type: 'string', value: 'Ann' },
+								{ name: 'Age', type: 'number', value: 30 },
+								{ name: 'Birthday', type: 'date', value: '1990-05-01' },
+							],
+						],
+						'380631234567': [
+							[
+								{ name: 'Name', type: 'string', value: 'Bob' },
+								{ name: 'Age', type: 'number', value: 41 },
+								{ name: 'Birthday', type: 'date', value: '1990-05-01' },
+							],
+						],
 					},
 				},
 			},
 		]);
 		expect(jsonOf(result)).toEqual([
-			{ addressBookId: '9', result: true, counters: { added: 2, exceptions: 0, exists: 0 }, phones: ['380986235698', '380631234567'] },
+			{
+				addressBookId: '9',
+				result: true,
+				counters: { added: 2, exceptions: 0, exists: 0 },
+				phones: ['380986235698', '380631234567'],
+			},
 		]);
 		expect(pairing(result)).toEqual([[0, 1]]);
 	});
@@ -176,12 +218,25 @@ describe('Phone Number', () => {
 			},
 		]);
 		expect(jsonOf(result)).toEqual([
-			{ addressBookId: '5', result: true, counters: { updated: 2 }, phones: ['380986235698', '380631234567', '380501112233'] },
+			{
+				addressBookId: '5',
+				result: true,
+				counters: { updated: 2 },
+				phones: ['380986235698', '380631234567', '380501112233'],
+			},
 		]);
 
 		t.sandbox.log.clear();
 		const got = await t.run(phoneNumber('get', { addressBookId: 5, phone: '+380 98 623 56 98' }));
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/sms/numbers/info/5/380986235698', query: {}, rawQuery: '', body: undefined }]);
+		expect(t.calls()).toEqual([
+			{
+				method: 'GET',
+				path: '/sms/numbers/info/5/380986235698',
+				query: {},
+				rawQuery: '',
+				body: undefined,
+			},
+		]);
 		const [contact] = jsonOf(got);
 		expect(contact).toEqual({
 			phone: '380986235698',
@@ -207,7 +262,12 @@ describe('Phone Number', () => {
 				addressBookId: 3,
 				phone: '+380986235698',
 				variablesMode: 'fields',
-				variablesUi: { variable: [{ name: 'Name', value: 'Anna' }, { name: 'Visits', value: '2' }] },
+				variablesUi: {
+					variable: [
+						{ name: 'Name', value: 'Anna' },
+						{ name: 'Visits', value: '2' },
+					],
+				},
 			}),
 		);
 		expect(t.calls()).toEqual([
@@ -216,14 +276,32 @@ describe('Phone Number', () => {
 				path: '/addressbooks/3/phones/variable',
 				query: {},
 				rawQuery: '',
-				body: { phone: '380986235698', variables: [{ name: 'Name', value: 'Anna' }, { name: 'Visits', value: '2' }] },
+				body: {
+					phone: '380986235698',
+					variables: [
+						{ name: 'Name', value: 'Anna' },
+						{ name: 'Visits', value: '2' },
+					],
+				},
 			},
 		]);
 		expect(jsonOf(result)).toEqual([
-			{ result: true, addressBookId: '3', phone: '380986235698', variables: [{ name: 'Name', value: 'Anna' }, { name: 'Visits', value: '2' }] },
+			{
+				result: true,
+				addressBookId: '3',
+				phone: '380986235698',
+				variables: [
+					{ name: 'Name', value: 'Anna' },
+					{ name: 'Visits', value: '2' },
+				],
+			},
 		]);
 		const state = await t.control('GET', '/sms/state');
-		expect((state.lists as Array<{ phones: Record<string, { variables: unknown }> }>)[0].phones['380986235698'].variables).toEqual({
+		expect(
+			(state.lists as Array<{ phones: Record<string, { variables: unknown }> }>)[0].phones[
+				'380986235698'
+			].variables,
+		).toEqual({
 			Name: { type: 'string', value: 'Anna' },
 			Visits: { type: 'number', value: '2' },
 		});
@@ -232,14 +310,27 @@ describe('Phone Number', () => {
 	test('Remove: DELETE with a JSON body; deleted counter', async () => {
 		await t.run(phoneNumber('add', { addressBookId: 4, phones: '380986235698, 380631234567' }));
 		t.sandbox.log.clear();
-		const result = await t.run(phoneNumber('remove', { addressBookId: 4, phones: '={{ $json.p }}' }), items(
-			{ p: '380986235698' },
-			{ p: '380000000001' },
-		));
+		const result = await t.run(
+			phoneNumber('remove', { addressBookId: 4, phones: '={{ $json.p }}' }),
+			items({ p: '380986235698' }, { p: '380000000001' }),
+		);
 		expect(t.calls()).toEqual([
-			{ method: 'DELETE', path: '/sms/numbers', query: {}, rawQuery: '', body: { addressBookId: 4, phones: ['380986235698', '380000000001'] } },
+			{
+				method: 'DELETE',
+				path: '/sms/numbers',
+				query: {},
+				rawQuery: '',
+				body: { addressBookId: 4, phones: ['380986235698', '380000000001'] },
+			},
 		]);
-		expect(jsonOf(result)).toEqual([{ addressBookId: '4', result: true, counters: { deleted: 1 }, phones: ['380986235698', '380000000001'] }]);
+		expect(jsonOf(result)).toEqual([
+			{
+				addressBookId: '4',
+				result: true,
+				counters: { deleted: 1 },
+				phones: ['380986235698', '380000000001'],
+			},
+		]);
 	});
 
 	test("Get: an unknown contact fails with the service's message", async () => {
@@ -248,7 +339,10 @@ describe('Phone Number', () => {
 	});
 
 	test.each([
-		[{ addressBookId: 0, phones: '380986235698' }, 'Mailing List ID: must be a positive whole number (got 0) [item 0]'],
+		[
+			{ addressBookId: 0, phones: '380986235698' },
+			'Mailing List ID: must be a positive whole number (got \"0\") [item 0]',
+		],
 		[{ addressBookId: 1, phones: '={{ "" }}' }, 'Phones: no phone number given [item 0]'],
 	])('bad input %p → clear error, no request', async (parameters, message) => {
 		const result = await t.run(phoneNumber('add', parameters));

@@ -1,4 +1,4 @@
-import { normalizePhone, parsePhones, phoneToString } from '../../nodes/MessagingSms/helpers/phones';
+import { normalizePhone, parsePhones, phoneToString } from '../../nodes/shared/phones';
 
 describe('phone normalisation', () => {
 	test.each([
@@ -9,13 +9,22 @@ describe('phone normalisation', () => {
 		[79217451232, '79217451232'],
 	])('%p → %p', (input, expected) => expect(normalizePhone(input)).toBe(expected));
 
-	test.each([['abc'], ['+380 98 623 56 9x'], ['12345'], ['1234567890123456'], [''], [null], [1.5], [-380986235698], ['++380986235698']])(
-		'%p is not a phone',
-		(input) => expect(normalizePhone(input)).toBeUndefined(),
-	);
+	test.each([
+		['abc'],
+		['+380 98 623 56 9x'],
+		['12345'],
+		['1234567890123456'],
+		[''],
+		[null],
+		[1.5],
+		[-380986235698],
+		['++380986235698'],
+	])('%p is not a phone', (input) => expect(normalizePhone(input)).toBeUndefined());
 
 	test('lists, separated strings and single values; duplicates kept once; invalid ones reported', () => {
-		expect(parsePhones('+380 98 623 56 98, 380631234567\n380631234567;\n\n 44 20 7946 0958')).toEqual({
+		expect(
+			parsePhones('+380 98 623 56 98, 380631234567\n380631234567;\n\n 44 20 7946 0958'),
+		).toEqual({
 			phones: ['380986235698', '380631234567', '442079460958'],
 			invalid: [],
 		});

@@ -6,39 +6,91 @@ const t = useSmsSandbox();
 
 describe('Sender ID', () => {
 	beforeEach(async () => {
-		await t.control('POST', '/sms/senders', { sender: 'Shop1', status: 0, country: 'Ukraine', country_code: 'UA' });
+		await t.control('POST', '/sms/senders', {
+			sender: 'Shop1',
+			status: 0,
+			country: 'Ukraine',
+			country_code: 'UA',
+		});
 		await t.control('POST', '/sms/senders', { sender: 'Old', status: 2 });
 		t.sandbox.log.clear();
 	});
 
 	test('Get Many: ids as strings, status with its name', async () => {
-		const result = await t.run({ resource: 'senderId', operation: 'getMany', returnAll: true });
-		expect(t.calls()).toEqual([{ method: 'GET', path: '/sms/senders', query: {}, rawQuery: '', body: undefined }]);
-		expect(jsonOf(result)).toEqual([
-			{ id: '1', sender: 'Sandbox', country: '', country_code: '', status: 1, status_explain: 'Active', status_name: 'Active' },
-			{ id: '2', sender: 'Shop1', country: 'Ukraine', country_code: 'UA', status: 0, status_explain: 'On moderation', status_name: 'In moderation' },
-			{ id: '3', sender: 'Old', country: '', country_code: '', status: 2, status_explain: 'Rejected', status_name: 'Rejected' },
+		const result = await t.run({ resource: 'senderId', operation: 'getAll', returnAll: true });
+		expect(t.calls()).toEqual([
+			{ method: 'GET', path: '/sms/senders', query: {}, rawQuery: '', body: undefined },
 		]);
-		const limited = await t.run({ resource: 'senderId', operation: 'getMany', returnAll: false, limit: 1 });
+		expect(jsonOf(result)).toEqual([
+			{
+				id: '1',
+				sender: 'Sandbox',
+				country: '',
+				country_code: '',
+				status: 1,
+				status_explain: 'Active',
+				status_name: 'Active',
+			},
+			{
+				id: '2',
+				sender: 'Shop1',
+				country: 'Ukraine',
+				country_code: 'UA',
+				status: 0,
+				status_explain: 'On moderation',
+				status_name: 'In moderation',
+			},
+			{
+				id: '3',
+				sender: 'Old',
+				country: '',
+				country_code: '',
+				status: 2,
+				status_explain: 'Rejected',
+				status_name: 'Rejected',
+			},
+		]);
+		const limited = await t.run({
+			resource: 'senderId',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 1,
+		});
 		expect(jsonOf(limited).map((json) => json.sender)).toEqual(['Sandbox']);
 	});
 
-	test('the sender dropdown shows each sender with its moderation status', async () => {
+	test('the Sender list shows each sender with its moderation status once (methods.listSearch)', async () => {
 		const context = {
-			getNode: () => ({ name: 'SMS', type: 'n8n-nodes-messaging.messagingSms', typeVersion: 1, parameters: {} }),
+			getNode: () => ({
+				name: 'SMS',
+				type: 'n8n-nodes-messaging.messagingSms',
+				typeVersion: 1,
+				parameters: {},
+			}),
 			getCredentials: async () => ({ baseUrl: t.sandbox.url }),
 			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: { url: string; method: string }) => {
-					const response = await fetch(options.url, { method: options.method, headers: { Authorization: `Bearer ${t.sandbox.account.apiKey}` } });
-					return await response.json();
+				httpRequestWithAuthentication: async (
+					_type: string,
+					options: { url: string; method: string },
+				) => {
+					const response = await fetch(options.url, {
+						method: options.method,
+						headers: { Authorization: `Bearer ${t.sandbox.account.apiKey}` },
+					});
+					// The transport asks n8n's helper for the full response.
+					return {
+						statusCode: response.status,
+						headers: Object.fromEntries(response.headers),
+						body: await response.json(),
+					};
 				},
 			},
 		} as unknown as ILoadOptionsFunctions;
-		const options = await node.methods.loadOptions.getSenders.call(context);
-		expect(options).toEqual([
-			{ name: 'Sandbox (Active)', value: 'Sandbox', description: 'Active' },
-			{ name: 'Shop1 (In moderation)', value: 'Shop1', description: 'In moderation · Ukraine' },
-			{ name: 'Old (Rejected)', value: 'Old', description: 'Rejected' },
+		const options = await node.methods.listSearch.searchSenders.call(context);
+		expect(options.results).toEqual([
+			{ name: 'Sandbox (Active)', value: 'Sandbox' },
+			{ name: 'Shop1 (In moderation)', value: 'Shop1', description: 'Ukraine' },
+			{ name: 'Old (Rejected)', value: 'Old' },
 		]);
 		expect(t.calls().map((call) => call.path)).toEqual(['/sms/senders']);
 	});

@@ -3,8 +3,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { jsonOf, runNode, type InputItem, type RunNodeResult } from '../harness/run-node';
-import { startSandbox, type Sandbox } from '../sandbox/core/server';
-import { smsArea } from '../sandbox/sms';
+import { startSandbox, type Sandbox } from '../../sandbox/core/server';
+import { smsArea } from '../../sandbox/sms';
 
 export const node = new MessagingSms();
 
@@ -12,11 +12,21 @@ export interface SmsTestContext {
 	sandbox: Sandbox;
 	store: CredentialStore;
 	/** Runs the node (no pacing) with the given parameters and input items. */
-	run(parameters: INodeParameters, items?: InputItem[], options?: { continueOnFail?: boolean; timezone?: string }): Promise<RunNodeResult>;
+	run(
+		parameters: INodeParameters,
+		items?: InputItem[],
+		options?: { continueOnFail?: boolean; timezone?: string },
+	): Promise<RunNodeResult>;
 	/** Calls a control route: control('POST', '/sms/senders', {...}). */
 	control(method: string, path: string, body?: unknown): Promise<IDataObject>;
 	/** Service requests the node made (token exchange excluded). */
-	calls(): Array<{ method: string; path: string; query: Record<string, unknown>; rawQuery: string; body: unknown }>;
+	calls(): Array<{
+		method: string;
+		path: string;
+		query: Record<string, unknown>;
+		rawQuery: string;
+		body: unknown;
+	}>;
 }
 
 export function useSmsSandbox(): SmsTestContext {
@@ -50,7 +60,9 @@ export function useSmsSandbox(): SmsTestContext {
 		return json;
 	};
 	context.calls = () =>
-		context.sandbox.log.apiCalls().map(({ method, path, query, rawQuery, body }) => ({ method, path, query, rawQuery, body }));
+		context.sandbox.log
+			.apiCalls()
+			.map(({ method, path, query, rawQuery, body }) => ({ method, path, query, rawQuery, body }));
 	return context;
 }
 
@@ -61,7 +73,9 @@ export function pairing(result: RunNodeResult): number[][] {
 	return result.items.map((item) => {
 		const paired = item.pairedItem;
 		const list = Array.isArray(paired) ? paired : [paired];
-		return list.map((entry) => (typeof entry === 'number' ? entry : (entry as { item: number }).item));
+		return list.map((entry) =>
+			typeof entry === 'number' ? entry : (entry as { item: number }).item,
+		);
 	});
 }
 

@@ -8,7 +8,11 @@ import {
 
 describe('variable rules', () => {
 	test('date: YYYY-MM-DD with no time, a real day', () => {
-		expect(checkVariable('Birthday', 'date', '2018-10-10')).toEqual({ name: 'Birthday', type: 'date', value: '2018-10-10' });
+		expect(checkVariable('Birthday', 'date', '2018-10-10')).toEqual({
+			name: 'Birthday',
+			type: 'date',
+			value: '2018-10-10',
+		});
 		for (const bad of ['2018-10-10 23:00:00', '2017-1-1', '2017-02-30', '10.10.2018', 20181010]) {
 			expect(() => checkVariable('Birthday', 'date', bad)).toThrow(VariableError);
 		}
@@ -21,45 +25,76 @@ describe('variable rules', () => {
 
 	test('number: numbers only; numeric strings become numbers', () => {
 		expect(checkVariable('Age', 'number', 30)).toEqual({ name: 'Age', type: 'number', value: 30 });
-		expect(checkVariable('Age', 'number', ' 12.5 ')).toEqual({ name: 'Age', type: 'number', value: 12.5 });
-		for (const bad of ['thirty', '2018-10-10', '1e3', true]) expect(() => checkVariable('Age', 'number', bad)).toThrow(VariableError);
-		expect(() => checkVariable('Age', 'number', 'thirty')).toThrow('variable "Age" is a number, so its value must be a number (got "thirty")');
+		expect(checkVariable('Age', 'number', ' 12.5 ')).toEqual({
+			name: 'Age',
+			type: 'number',
+			value: 12.5,
+		});
+		for (const bad of ['thirty', '2018-10-10', '1e3', true])
+			expect(() => checkVariable('Age', 'number', bad)).toThrow(VariableError);
+		expect(() => checkVariable('Age', 'number', 'thirty')).toThrow(
+			'variable "Age" is a number, so its value must be a number (got "thirty")',
+		);
 	});
 
 	test('string: text, numbers and dates; not objects', () => {
-		expect(checkVariable('Name', 'string', 'Ann')).toEqual({ name: 'Name', type: 'string', value: 'Ann' });
-		expect(checkVariable('Code', 'string', 42)).toEqual({ name: 'Code', type: 'string', value: 42 });
-		expect(checkVariable('Day', 'string', '2018-10-10')).toEqual({ name: 'Day', type: 'string', value: '2018-10-10' });
+		expect(checkVariable('Name', 'string', 'Ann')).toEqual({
+			name: 'Name',
+			type: 'string',
+			value: 'Ann',
+		});
+		expect(checkVariable('Code', 'string', 42)).toEqual({
+			name: 'Code',
+			type: 'string',
+			value: 42,
+		});
+		expect(checkVariable('Day', 'string', '2018-10-10')).toEqual({
+			name: 'Day',
+			type: 'string',
+			value: '2018-10-10',
+		});
 		expect(() => checkVariable('Obj', 'string', { a: 1 })).toThrow(VariableError);
 	});
 
 	test('names, types and empty values', () => {
 		expect(() => checkVariable('', 'string', 'x')).toThrow('a variable has no name');
-		expect(() => checkVariable('X', 'boolean', 'x')).toThrow('variable "X" has type "boolean"; use string, number or date');
+		expect(() => checkVariable('X', 'boolean', 'x')).toThrow(
+			'variable "X" has type "boolean"; use string, number or date',
+		);
 		expect(() => checkVariable('X', 'string', '')).toThrow('variable "X" has no value');
 	});
 
 	test('rows and JSON (object with inferred types, or array)', () => {
 		expect(
-			readTypedVariables('fields', [
-				{ name: 'Name', type: 'string', value: 'Ann' },
-				{ name: 'Age', type: 'number', value: '30' },
-			], undefined),
+			readTypedVariables(
+				'fields',
+				[
+					{ name: 'Name', type: 'string', value: 'Ann' },
+					{ name: 'Age', type: 'number', value: '30' },
+				],
+				undefined,
+			),
 		).toEqual([
 			{ name: 'Name', type: 'string', value: 'Ann' },
 			{ name: 'Age', type: 'number', value: 30 },
 		]);
-		expect(readTypedVariables('json', [], '{"Name":"Ann","Age":30,"Birthday":"1990-05-01"}')).toEqual([
+		expect(
+			readTypedVariables('json', [], '{"Name":"Ann","Age":30,"Birthday":"1990-05-01"}'),
+		).toEqual([
 			{ name: 'Name', type: 'string', value: 'Ann' },
 			{ name: 'Age', type: 'number', value: 30 },
 			{ name: 'Birthday', type: 'date', value: '1990-05-01' },
 		]);
-		expect(() => readTypedVariables('json', [], [{ name: 'Since', type: 'date', value: '2017-1-1' }])).toThrow(VariableError);
+		expect(() =>
+			readTypedVariables('json', [], [{ name: 'Since', type: 'date', value: '2017-1-1' }]),
+		).toThrow(VariableError);
 		expect(() => readTypedVariables('json', [], '{bad json')).toThrow('the JSON is not valid');
 		expect(readNamedVariables('json', [], { Name: 'Ann', Age: 31 })).toEqual([
 			{ name: 'Name', value: 'Ann' },
 			{ name: 'Age', value: 31 },
 		]);
-		expect(() => readNamedVariables('fields', [{ name: 'Name', value: '' }], undefined)).toThrow('variable "Name" has no value');
+		expect(() => readNamedVariables('fields', [{ name: 'Name', value: '' }], undefined)).toThrow(
+			'variable "Name" has no value',
+		);
 	});
 });

@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox';
 import {
 	addBounces,
 	addUnsubscribes,
+	bounceCheck,
 	bouncePage,
 	callsSince,
 	control,
@@ -14,7 +15,10 @@ import {
 	restoreClock,
 	setNow,
 	unsubscribePage,
+	unsubscribeProbe,
 	useSharedClock,
+	withRawBounce,
+	withRawUnsubscribe,
 } from './helpers';
 import { logger, type PollOutcome } from './poll-harness';
 
@@ -61,7 +65,11 @@ describe('a gap longer than 24 hours', () => {
 		expect(after.items[0].json.metadata).toEqual({ warnings: [warning] });
 		expect(after.items[1].json.metadata).toBeUndefined();
 		expect(logger.of('warn')).toEqual([`Messaging Trigger: ${warning}`]);
-		expect(callsSince(sandbox, since)).toEqual([bouncePage(0), unsubscribePage('2026-03-10'), unsubscribePage('2026-03-11')]);
+		expect(callsSince(sandbox, since)).toEqual([
+			bouncePage(0),
+			unsubscribePage('2026-03-10'),
+			unsubscribePage('2026-03-11'),
+		]);
 
 		await addBounces(sandbox, [{ email_to: 'g3@bounce.test', send_date: '2026-03-11 15:00:00' }]);
 		const next = await trigger.poll();
@@ -76,11 +84,15 @@ describe('a gap longer than 24 hours', () => {
 		setNow('2026-03-11T14:00:00Z');
 		expect(await trigger.poll()).toEqual({ items: [] });
 		expect((trigger.stored().messagingTrigger as IDataObject).warnings).toBeUndefined(); // legacy: nothing emitted, nothing saved yet
-		await addBounces(sandbox, [{ email_to: 'later@bounce.test', send_date: '2026-03-11 14:30:00' }]);
+		await addBounces(sandbox, [
+			{ email_to: 'later@bounce.test', send_date: '2026-03-11 14:30:00' },
+		]);
 		setNow('2026-03-11T15:00:00Z');
 		const outcome = await trigger.poll();
 		expect(emails(outcome)).toEqual(['bounce later@bounce.test']);
-		expect(outcome.items[0].json.metadata).toEqual({ warnings: [expect.stringMatching(/^No successful poll for 30\.0 hours/)] });
+		expect(outcome.items[0].json.metadata).toEqual({
+			warnings: [expect.stringMatching(/^No successful poll for 30\.0 hours/)],
+		});
 		expect((trigger.stored().messagingTrigger as IDataObject).warnings).toBeUndefined();
 	});
 });
@@ -94,26 +106,42 @@ test('changing the watched events: kept streams continue, new ones start from no
 	setNow('2026-03-10T08:10:00Z');
 	let since = sandbox.log.lastSeq();
 	expect(emails(await trigger.poll())).toEqual(['bounce x1@bounce.test']);
-	expect(callsSince(sandbox, since)).toEqual([bouncePage(0)]);
+	// The window was empty at the last poll: the count says 1 new, read from the end of the list (here offset 0).
+	expect(callsSince(sandbox, since)).toEqual([...bounceCheck, bouncePage(0)]);
 
 	// Unsubscribes added: the bounce that arrived meanwhile still comes; the existing unsubscribe is old news.
 	await addBounces(sandbox, [{ email_to: 'x2@bounce.test', send_date: '2026-03-10 08:05:00' }]);
 	since = sandbox.log.lastSeq();
-	expect(emails(await trigger.edit(parameters(['bounce', 'unsubscribe'])))).toEqual(['bounce x2@bounce.test']);
-	expect(callsSince(sandbox, since)).toEqual([bouncePage(0), unsubscribePage('2026-03-10')]);
+	expect(emails(await trigger.edit(parameters(['bounce', 'unsubscribe'])))).toEqual([
+		'bounce x2@bounce.test',
+	]);
+	// The bounce count says one more than held: read from the bounces sent 30 minutes before the newest held one.
+	expect(callsSince(sandbox, since)).toEqual([
+		...bounceCheck,
+		bouncePage(0),
+		unsubscribePage('2026-03-10'),
+	]);
 	expect(logger.of('info')).toContain(
 		'Messaging Trigger: watched events changed from "bounce" to "bounce,unsubscribe"; newly watched events start from now, unwatched ones are forgotten',
 	);
 	await addBounces(sandbox, [{ email_to: 'x3@bounce.test', send_date: '2026-03-10 08:09:00' }]);
 	await addUnsubscribes(sandbox, [{ email: 'y2@example.com', date: '2026-03-10 08:08:00' }]);
-	expect(emails(await trigger.poll())).toEqual(['unsubscribe y2@example.com', 'bounce x3@bounce.test']);
+	expect(emails(await trigger.poll())).toEqual([
+		'unsubscribe y2@example.com',
+		'bounce x3@bounce.test',
+	]);
 
 	// Bounces dropped: their state goes, and no bounce request is made.
 	since = sandbox.log.lastSeq();
 	expect(emails(await trigger.edit(parameters(['unsubscribe'])))).toEqual([]);
-	expect(callsSince(sandbox, since)).toEqual([unsubscribePage('2026-03-10')]);
+	expect(callsSince(sandbox, since)).toEqual([unsubscribeProbe('2026-03-10', 2)]);
 	await trigger.poll();
-	expect(Object.keys(trigger.stored().messagingTrigger as IDataObject).sort()).toEqual(['events', 'lastPollAt', 'unsubscribe', 'version']);
+	expect(Object.keys(trigger.stored().messagingTrigger as IDataObject).sort()).toEqual([
+		'events',
+		'lastPollAt',
+		'unsubscribe',
+		'version',
+	]);
 
 	// Bounces back: they start from now again; what happened while they were not watched is not replayed.
 	await addBounces(sandbox, [{ email_to: 'x4@bounce.test', send_date: '2026-03-10 08:09:30' }]);
@@ -130,7 +158,10 @@ describe('manual mode ("Fetch Test Event")', () => {
 		await trigger.poll();
 		await addBounces(
 			sandbox,
-			Array.from({ length: 7 }, (_, index) => ({ email_to: `m${index}@bounce.test`, send_date: `2026-03-10 07:0${index}:00` })),
+			Array.from({ length: 7 }, (_, index) => ({
+				email_to: `m${index}@bounce.test`,
+				send_date: `2026-03-10 07:0${index}:00`,
+			})),
 		);
 		await addUnsubscribes(sandbox, [
 			{ email: 'm-u1@example.com', date: '2026-03-10 07:03:30' },
@@ -141,27 +172,29 @@ describe('manual mode ("Fetch Test Event")', () => {
 		const since = sandbox.log.lastSeq();
 		const manual = await trigger.manual();
 		expect(manual.error).toBeUndefined();
-		const bounceAt = (email: string, time: string) => ({
-			event: 'bounce',
-			email,
-			eventTime: `2026-03-10 ${time}`,
-			eventTimeIso: `2026-03-10T${time}.000Z`,
-			sender: 'sender@sandbox.test',
-			subject: '',
-			smtpCode: 550,
-			smtpSubcode: '5.1.1',
-			smtpMessage: 'User unknown',
-			bounceType: 'hard',
-		});
-		const unsubscribeAt = (email: string, time: string, byLink: boolean) => ({
-			event: 'unsubscribe',
-			email,
-			eventTime: `2026-03-10 ${time}`,
-			eventTimeIso: `2026-03-10T${time}.000Z`,
-			byLink,
-			byUser: false,
-			spamComplaint: false,
-		});
+		const bounceAt = (email: string, time: string) =>
+			withRawBounce({
+				event: 'bounce',
+				email,
+				eventTime: `2026-03-10 ${time}`,
+				eventTimeIso: `2026-03-10T${time}.000Z`,
+				sender: 'sender@sandbox.test',
+				subject: '',
+				smtpCode: 550,
+				smtpSubcode: '5.1.1',
+				smtpMessage: 'User unknown',
+				bounceType: 'hard',
+			});
+		const unsubscribeAt = (email: string, time: string, byLink: boolean) =>
+			withRawUnsubscribe({
+				event: 'unsubscribe',
+				email,
+				eventTime: `2026-03-10 ${time}`,
+				eventTimeIso: `2026-03-10T${time}.000Z`,
+				byLink,
+				byUser: false,
+				spamComplaint: false,
+			});
 		// The five most recent of both lists, oldest first.
 		expect(manual.items.map((item) => item.json)).toEqual([
 			unsubscribeAt('m-u1@example.com', '07:03:30', false),
@@ -170,7 +203,11 @@ describe('manual mode ("Fetch Test Event")', () => {
 			unsubscribeAt('m-u2@example.com', '07:05:30', true),
 			bounceAt('m6@bounce.test', '07:06:00'),
 		]);
-		expect(callsSince(sandbox, since)).toEqual([bouncePage(0), unsubscribePage('2026-03-10'), unsubscribePage('2026-03-09')]);
+		expect(callsSince(sandbox, since)).toEqual([
+			bouncePage(0),
+			unsubscribePage('2026-03-10'),
+			unsubscribePage('2026-03-09'),
+		]);
 		// Nothing written: neither the editor's copy of the static data nor what n8n saved.
 		expect(manual.storedAfter).toEqual(stored);
 		expect(trigger.stored()).toEqual(stored);
@@ -181,10 +218,22 @@ describe('manual mode ("Fetch Test Event")', () => {
 
 	test('with more than a page of bounces, fetches only the tail', async () => {
 		const trigger = harness(sandbox, parameters(['bounce']));
-		await addBounces(sandbox, Array.from({ length: 150 }, (_, index) => ({ email_to: `t${index}@bounce.test`, send_date: '2026-03-10 07:00:00' })));
+		await addBounces(
+			sandbox,
+			Array.from({ length: 150 }, (_, index) => ({
+				email_to: `t${index}@bounce.test`,
+				send_date: '2026-03-10 07:00:00',
+			})),
+		);
 		const since = sandbox.log.lastSeq();
 		const manual = await trigger.manual();
-		expect(manual.items.map((item) => item.json.email)).toEqual(['t145@bounce.test', 't146@bounce.test', 't147@bounce.test', 't148@bounce.test', 't149@bounce.test']);
+		expect(manual.items.map((item) => item.json.email)).toEqual([
+			't145@bounce.test',
+			't146@bounce.test',
+			't147@bounce.test',
+			't148@bounce.test',
+			't149@bounce.test',
+		]);
 		expect(callsSince(sandbox, since)).toEqual([bouncePage(0), bouncePage(145, 200, 5)]);
 		expect(manual.storedAfter).toEqual({});
 	});
@@ -193,10 +242,12 @@ describe('manual mode ("Fetch Test Event")', () => {
 		const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe']));
 		const manual = await trigger.manual();
 		expect(manual.items).toEqual([]);
-		expect(manual.error?.message).toBe("No bounces or unsubscribes in the service's window right now");
+		expect(manual.error?.message).toBe(
+			"No bounces or unsubscribes in the service's window right now",
+		);
 		expect(manual.error?.description).toBe(
 			'Bounces are listed for the last 24 hours, unsubscribes for today and yesterday (service time). ' +
-				'Send an email to an address that does not exist, or unsubscribe a test address, then fetch again.',
+				'To make one: send an email to an address that does not exist (with the sandbox: any address at bounce.test, e.g. someone@bounce.test), or add a test address with Messaging Email → Unsubscribe → Add, then fetch again.',
 		);
 	});
 });
@@ -209,7 +260,9 @@ describe('errors', () => {
 		expect(outcome.items).toEqual([]);
 		expect(outcome.error?.constructor.name).toBe('NodeApiError');
 		expect(outcome.error?.message).toBe("The account's email (SMTP) area is not activated");
-		expect(outcome.error?.description).toContain('No such SMTP user, you need to create SMTP account first');
+		expect(outcome.error?.description).toContain(
+			'No such SMTP user, you need to create SMTP account first',
+		);
 		expect(trigger.stored()).toEqual({});
 	});
 
@@ -221,7 +274,13 @@ describe('errors', () => {
 		await addUnsubscribes(sandbox, [{ email: 'p2@example.com', date: '2026-03-10 07:59:00' }]);
 		const stored = trigger.stored();
 		// Bounces are read fine, unsubscribes fail three times: the bounce must not be marked as seen either.
-		sandbox.faults.add({ path: '/smtp/unsubscribe', method: 'GET', status: 503, body: { message: 'Service unavailable', error_code: 503 }, times: 3 });
+		sandbox.faults.add({
+			path: '/smtp/unsubscribe',
+			method: 'GET',
+			status: 503,
+			body: { message: 'Service unavailable', error_code: 503 },
+			times: 3,
+		});
 		const since = sandbox.log.lastSeq();
 		const failed = await trigger.poll();
 		expect(failed.items).toEqual([]);
@@ -229,18 +288,32 @@ describe('errors', () => {
 		expect(failed.error?.message).toBe('Service unavailable (error code 503)');
 		expect(failed.error?.description).toBe('Failed 3 times');
 		expect(failed.error?.httpCode).toBe('503');
-		expect(callsSince(sandbox, since)).toEqual([bouncePage(0), unsubscribePage('2026-03-10', 0, 503), unsubscribePage('2026-03-10', 0, 503), unsubscribePage('2026-03-10', 0, 503)]);
+		expect(callsSince(sandbox, since)).toEqual([
+			...bounceCheck,
+			bouncePage(0),
+			unsubscribeProbe('2026-03-10', 0, 503),
+			unsubscribeProbe('2026-03-10', 0, 503),
+			unsubscribeProbe('2026-03-10', 0, 503),
+		]);
 		expect(trigger.stored()).toEqual(stored);
-		expect(emails(await trigger.poll())).toEqual(['bounce p1@bounce.test', 'unsubscribe p2@example.com']);
+		expect(emails(await trigger.poll())).toEqual([
+			'bounce p1@bounce.test',
+			'unsubscribe p2@example.com',
+		]);
 		expect(emails(await trigger.poll())).toEqual([]);
 	});
 
 	test('bad configuration fails at activation, before any request', async () => {
 		const since = sandbox.log.lastSeq();
 		const noEvents = await harness(sandbox, parameters([])).activate();
-		expect(noEvents.error?.message).toBe('Events: choose Bounce, Unsubscribe or both');
-		const badZone = await harness(sandbox, parameters(['bounce'], { serviceTimeZone: 'Mars/Olympus' })).activate();
-		expect(badZone.error?.message).toBe('Service Time Zone: "Mars/Olympus" is not a time zone name');
+		expect(noEvents.error?.message).toBe('Events: choose at least one event');
+		const badZone = await harness(
+			sandbox,
+			parameters(['bounce'], { serviceTimeZone: 'Mars/Olympus' }),
+		).activate();
+		expect(badZone.error?.message).toBe(
+			'Service Time Zone: "Mars/Olympus" is not a time zone name',
+		);
 		expect(callsSince(sandbox, since)).toEqual([]);
 	});
 });
@@ -256,10 +329,21 @@ test('"include the last 24 hours" emits the window once on the first activation,
 		{ email: 'day-before@example.com', date: '2026-03-24 07:00:00' },
 		{ email: 'today@example.com', date: '2026-03-25 05:00:00' },
 	]);
-	const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe'], { includeLast24Hours: true }));
+	const trigger = harness(
+		sandbox,
+		parameters(['bounce', 'unsubscribe'], { includeLast24Hours: true }),
+	);
 	const since = sandbox.log.lastSeq();
-	expect(emails(await trigger.activate())).toEqual(['bounce in@bounce.test', 'unsubscribe day-before@example.com', 'unsubscribe today@example.com']);
-	expect(callsSince(sandbox, since)).toEqual([bouncePage(0), unsubscribePage('2026-03-24'), unsubscribePage('2026-03-25')]);
+	expect(emails(await trigger.activate())).toEqual([
+		'bounce in@bounce.test',
+		'unsubscribe day-before@example.com',
+		'unsubscribe today@example.com',
+	]);
+	expect(callsSince(sandbox, since)).toEqual([
+		bouncePage(0),
+		unsubscribePage('2026-03-24'),
+		unsubscribePage('2026-03-25'),
+	]);
 	expect(emails(await trigger.poll())).toEqual([]);
 	trigger.crash();
 	expect(emails(await trigger.activate('init'))).toEqual([]);
@@ -270,31 +354,64 @@ test('an unsubscribe removed from the list mid-day (offsets shift) makes no new 
 	const trigger = harness(sandbox, parameters(['unsubscribe']));
 	await trigger.activate();
 	await trigger.poll();
-	await addUnsubscribes(sandbox, Array.from({ length: 150 }, (_, index) => ({ email: `r${index}@example.com`, date: '2026-03-10 08:00:01' })));
+	await addUnsubscribes(
+		sandbox,
+		Array.from({ length: 150 }, (_, index) => ({
+			email: `r${index}@example.com`,
+			date: '2026-03-10 08:00:01',
+		})),
+	);
 	expect(emails(await trigger.poll())).toHaveLength(150);
 	// Ten early entries are removed (a resubscription) and five new ones arrive.
 	const response = await fetch(`${sandbox.url}/smtp/unsubscribe`, {
 		method: 'DELETE',
-		headers: { Authorization: `Bearer ${sandbox.account.apiKey}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ emails: Array.from({ length: 10 }, (_, index) => `r${index}@example.com`) }),
+		headers: {
+			Authorization: `Bearer ${sandbox.account.apiKey}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify({
+			emails: Array.from({ length: 10 }, (_, index) => `r${index}@example.com`),
+		}),
 	});
 	expect(response.status).toBe(200);
-	await addUnsubscribes(sandbox, Array.from({ length: 5 }, (_, index) => ({ email: `new${index}@example.com`, date: '2026-03-10 08:00:02' })));
-	expect(emails(await trigger.poll())).toEqual(Array.from({ length: 5 }, (_, index) => `unsubscribe new${index}@example.com`));
+	await addUnsubscribes(
+		sandbox,
+		Array.from({ length: 5 }, (_, index) => ({
+			email: `new${index}@example.com`,
+			date: '2026-03-10 08:00:02',
+		})),
+	);
+	expect(emails(await trigger.poll())).toEqual(
+		Array.from({ length: 5 }, (_, index) => `unsubscribe new${index}@example.com`),
+	);
 	expect(emails(await trigger.poll())).toEqual([]);
 });
 
 test('service time zone: times read in the configured zone, and its days decide which unsubscribes are read', async () => {
 	setNow('2026-03-26T23:30:00Z'); // 00:30 on the 27th in Berlin (UTC+1 until the end of March)
-	const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe'], { serviceTimeZone: 'Europe/Berlin' }));
+	const trigger = harness(
+		sandbox,
+		parameters(['bounce', 'unsubscribe'], { serviceTimeZone: 'Europe/Berlin' }),
+	);
 	let since = sandbox.log.lastSeq();
 	await trigger.activate();
-	expect(callsSince(sandbox, since)).toEqual([bouncePage(0), unsubscribePage('2026-03-26'), unsubscribePage('2026-03-27')]);
+	expect(callsSince(sandbox, since)).toEqual([
+		bouncePage(0),
+		unsubscribePage('2026-03-26'),
+		unsubscribePage('2026-03-27'),
+	]);
 	await addBounces(sandbox, [{ email_to: 'tz@bounce.test', send_date: '2026-03-26 10:00:00' }]);
 	since = sandbox.log.lastSeq();
 	const outcome = await trigger.poll();
-	expect(outcome.items.map((item) => [item.json.eventTime, item.json.eventTimeIso])).toEqual([['2026-03-26 10:00:00', '2026-03-26T09:00:00.000Z']]);
-	expect(callsSince(sandbox, since)).toEqual([bouncePage(0), unsubscribePage('2026-03-26'), unsubscribePage('2026-03-27')]);
+	expect(outcome.items.map((item) => [item.json.eventTime, item.json.eventTimeIso])).toEqual([
+		['2026-03-26 10:00:00', '2026-03-26T09:00:00.000Z'],
+	]);
+	expect(callsSince(sandbox, since)).toEqual([
+		...bounceCheck,
+		bouncePage(0),
+		unsubscribeProbe('2026-03-26', 0),
+		unsubscribeProbe('2026-03-27', 0),
+	]);
 });
 
 test('clock skew: the service ahead of n8n near midnight delays an unsubscribe by a poll, never loses it', async () => {
@@ -306,7 +423,7 @@ test('clock skew: the service ahead of n8n near midnight delays an unsubscribe b
 	await addUnsubscribes(sandbox, [{ email: 'early@example.com' }]); // dated by the service's clock
 	const since = sandbox.log.lastSeq();
 	expect(emails(await trigger.poll())).toEqual([]);
-	expect(callsSince(sandbox, since)).toEqual([unsubscribePage('2026-03-10')]);
+	expect(callsSince(sandbox, since)).toEqual([unsubscribeProbe('2026-03-10', 0)]);
 	setNow('2026-03-11T00:10:00Z');
 	expect(emails(await trigger.poll())).toEqual(['unsubscribe early@example.com']);
 	expect(emails(await trigger.poll())).toEqual([]);
@@ -324,13 +441,18 @@ test("clock skew: the service behind n8n dates an unsubscribe yesterday after n8
 	await addUnsubscribes(sandbox, [{ email: 'behind@example.com', date: '2026-03-10 23:59:59' }]);
 	const since = sandbox.log.lastSeq();
 	expect(emails(await trigger.poll())).toEqual(['unsubscribe behind@example.com']);
-	expect(callsSince(sandbox, since)).toEqual([unsubscribePage('2026-03-10'), unsubscribePage('2026-03-11')]);
+	// The 10th's probe finds an entry: that day is read in full; the 11th's probe finds nothing.
+	expect(callsSince(sandbox, since)).toEqual([
+		unsubscribeProbe('2026-03-10', 0),
+		unsubscribePage('2026-03-10'),
+		unsubscribeProbe('2026-03-11', 0),
+	]);
 	// From 03:00 (n8n's clock, service zone) yesterday is closed and no longer read.
 	setNow('2026-03-11T03:00:00Z');
 	await trigger.poll();
 	const later = sandbox.log.lastSeq();
 	await trigger.poll();
-	expect(callsSince(sandbox, later)).toEqual([unsubscribePage('2026-03-11')]);
+	expect(callsSince(sandbox, later)).toEqual([unsubscribeProbe('2026-03-11', 0)]);
 });
 
 test('a bounce dated more than a day ahead of n8n is emitted but does not move the retention floor', async () => {
@@ -342,5 +464,9 @@ test('a bounce dated more than a day ahead of n8n is emitted but does not move t
 	await addBounces(sandbox, [{ email_to: 'future@bounce.test', send_date: '2026-03-12 07:00:00' }]);
 	expect(emails(await trigger.poll())).toEqual(['bounce future@bounce.test']);
 	// Had `newest` become 2026-03-12 07:00, every bounce sent before 2026-03-11 06:00 would now be ignored.
-	expect((trigger.stored().messagingTrigger as { bounce: IDataObject }).bounce).toEqual({ seen: { '2026-03-12 07': expect.stringMatching(/^[\w-]{8}$/) } });
+	expect((trigger.stored().messagingTrigger as { bounce: IDataObject }).bounce).toEqual({
+		seen: { '2026-03-12 07': expect.stringMatching(/^[\w-]{8}$/) },
+		seconds: { '2026-03-12 07': 'AA' },
+		fullReadAt: expect.any(Number),
+	});
 });

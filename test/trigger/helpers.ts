@@ -2,8 +2,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
-import { startSandbox, type Sandbox } from '../sandbox';
-import type { FaultRule } from '../sandbox/core/faults';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import type { FaultRule } from '../../sandbox/core/faults';
 import { PollHarness, type PersistenceMode } from './poll-harness';
 
 export const trigger = new MessagingTrigger();
@@ -54,14 +54,20 @@ export async function newSandbox(): Promise<Sandbox> {
 }
 
 /** The sandbox's control API, over HTTP like any client would use it. */
-export async function control(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<IDataObject> {
+export async function control(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<IDataObject> {
 	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
 		method,
 		headers: { 'Content-Type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const json = (await response.json()) as IDataObject;
-	if (!response.ok) throw new Error(`control ${method} ${path} failed: ${response.status} ${JSON.stringify(json)}`);
+	if (!response.ok)
+		throw new Error(`control ${method} ${path} failed: ${response.status} ${JSON.stringify(json)}`);
 	return json;
 }
 
@@ -86,13 +92,17 @@ export interface UnsubscribeSeed {
 
 export async function addBounces(sandbox: Sandbox, bounces: BounceSeed[]) {
 	for (let index = 0; index < bounces.length; index += 2000) {
-		await control(sandbox, 'POST', '/email/bounces', { bounces: bounces.slice(index, index + 2000) });
+		await control(sandbox, 'POST', '/email/bounces', {
+			bounces: bounces.slice(index, index + 2000),
+		});
 	}
 }
 
 export async function addUnsubscribes(sandbox: Sandbox, unsubscribes: UnsubscribeSeed[]) {
 	for (let index = 0; index < unsubscribes.length; index += 2000) {
-		await control(sandbox, 'POST', '/email/unsubscribes', { unsubscribes: unsubscribes.slice(index, index + 2000) });
+		await control(sandbox, 'POST', '/email/unsubscribes', {
+			unsubscribes: unsubscribes.slice(index, index + 2000),
+		});
 	}
 }
 
@@ -100,7 +110,11 @@ export function parameters(events: string[], options: IDataObject = {}): INodePa
 	return { events, options, requestOptions: { requestsPerSecond: 0 } } as INodeParameters;
 }
 
-export function harness(sandbox: Sandbox, params: INodeParameters, persistence: PersistenceMode = 'legacy') {
+export function harness(
+	sandbox: Sandbox,
+	params: INodeParameters,
+	persistence: PersistenceMode = 'legacy',
+) {
 	return new PollHarness({
 		nodeType: trigger,
 		parameters: params,
@@ -112,7 +126,9 @@ export function harness(sandbox: Sandbox, params: INodeParameters, persistence: 
 
 /** A stable identity for an emitted event, to count emissions. */
 export function identity(json: IDataObject): string {
-	return [json.event, json.email, json.eventTime, json.subject ?? '', json.smtpCode ?? ''].join('|');
+	return [json.event, json.email, json.eventTime, json.subject ?? '', json.smtpCode ?? ''].join(
+		'|',
+	);
 }
 
 /** The API requests (method, path, query) the sandbox received since `since`. */
@@ -120,7 +136,12 @@ export function requestsSince(sandbox: Sandbox, since: number) {
 	return sandbox.log
 		.since(since)
 		.filter((entry) => entry.path !== '/oauth/access_token')
-		.map((entry) => ({ method: entry.method, path: entry.path, query: entry.query, status: entry.status }));
+		.map((entry) => ({
+			method: entry.method,
+			path: entry.path,
+			query: entry.query,
+			status: entry.status,
+		}));
 }
 
 /** The API requests as `METHOD path?rawQuery status` lines, since log sequence `since`. */
@@ -131,14 +152,26 @@ export function callsSince(sandbox: Sandbox, since: number): string[] {
 		.map((entry) => `${entry.method} ${entry.path}?${entry.rawQuery} ${entry.status}`);
 }
 
-export const bouncePage = (offset: number, status = 200, limit = 100) => `GET /smtp/bounces/day?limit=${limit}&offset=${offset} ${status}`;
-export const unsubscribePage = (day: string, offset = 0, status = 200) => `GET /smtp/unsubscribe?date=${day}&limit=100&offset=${offset} ${status}`;
+export const bouncePage = (offset: number, status = 200, limit = 100) =>
+	`GET /smtp/bounces/day?limit=${limit}&offset=${offset} ${status}`;
+export const unsubscribePage = (day: string, offset = 0, status = 200, limit = 100) =>
+	`GET /smtp/unsubscribe?date=${day}&limit=${limit}&offset=${offset} ${status}`;
+/** The count of the bounce window, then its first record (where the window starts): an idle poll's bounce part. */
+export const bounceCount = (status = 200) => `GET /smtp/bounces/day/total? ${status}`;
+export const bounceCheck = [bounceCount(), bouncePage(0, 200, 1)];
+/** One probe of a day's unsubscribes already read: from the last entry held (`entries` of them) on. */
+export const unsubscribeProbe = (day: string, entries: number, status = 200) =>
+	entries === 0 ? unsubscribePage(day, 0, status, 1) : unsubscribePage(day, entries - 1, status, 2);
 
 /**
  * Makes the n-th (1-based) request to `path` from now on fail with `rule` (status/body/headers/drop), through the
  * sandbox's own fault injector, so a fault lands in the middle of a poll's paging.
  */
-export function failNth(sandbox: Sandbox, path: string, plan: Record<number, Omit<FaultRule, 'path'>>) {
+export function failNth(
+	sandbox: Sandbox,
+	path: string,
+	plan: Record<number, Omit<FaultRule, 'path'>>,
+) {
 	const faults = sandbox.faults;
 	const original = faults.take.bind(faults);
 	let count = 0;
@@ -152,5 +185,35 @@ export function failNth(sandbox: Sandbox, path: string, plan: Record<number, Omi
 	};
 	return () => {
 		faults.take = original;
+	};
+}
+
+/** The service's record behind an expected flat bounce output (the `raw` key of every bounce the package emits). */
+export function withRawBounce<T extends IDataObject>(flat: T): T & { raw: IDataObject } {
+	return {
+		...flat,
+		raw: {
+			email_to: flat.email,
+			sender: flat.sender,
+			subject: flat.subject,
+			smtp_answer_code: flat.smtpCode,
+			smtp_answer_subcode: flat.smtpSubcode,
+			smtp_answer_data: flat.smtpMessage,
+			send_date: flat.eventTime,
+		},
+	};
+}
+
+/** The service's record behind an expected flat unsubscribe output. */
+export function withRawUnsubscribe<T extends IDataObject>(flat: T): T & { raw: IDataObject } {
+	return {
+		...flat,
+		raw: {
+			email: flat.email,
+			date: flat.eventTime,
+			unsubscribe_by_link: flat.byLink ? 1 : 0,
+			unsubscribe_by_user: flat.byUser ? 1 : 0,
+			spam_complaint: flat.spamComplaint ? 1 : 0,
+		},
 	};
 }

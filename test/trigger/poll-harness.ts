@@ -35,8 +35,11 @@ export class RecordingLogger {
 
 export const logger = new RecordingLogger();
 Container.set(Logger, logger as unknown as Logger);
-Container.set(ErrorReporter, { error: () => {}, warn: () => {}, info: () => {} } as unknown as ErrorReporter);
-
+Container.set(ErrorReporter, {
+	error: () => {},
+	warn: () => {},
+	info: () => {},
+} as unknown as ErrorReporter);
 
 export interface PollOutcome {
 	/** The items the poll handed to n8n (one emit), or [] when it returned null. */
@@ -51,7 +54,10 @@ export interface PollOutcome {
  *   emits and when the workflow is deactivated (a restart reloads what was written).
  * - `staged`: n8n 2.x durable cursors: the node gets a per-poll copy (PollContext's `resolveNodeStaticData`),
  *   committed with the emit or, for a scheduled poll that emitted nothing, by `__commitCursor`; a poll that
- *   throws commits nothing.
+ *   throws commits nothing. Each scheduled poll runs on a workflow built afresh from the database
+ *   (PollTriggerTaskHandler → createPollExecutionContext), whose static data n8n saves when the poll emits.
+ * In both, the workflow's own static data (`global`) is saved after activation (ActiveWorkflowManager.add) and with
+ * every emit (WorkflowStaticDataService.saveStaticData).
  */
 export type PersistenceMode = 'legacy' | 'staged';
 
@@ -66,6 +72,8 @@ const NODE_TYPE = 'n8n-nodes-messaging.messagingTrigger';
 export class PollHarness {
 	/** What n8n's database holds for this node: its static data (legacy) or its poller cursor (staged). */
 	persisted: IDataObject | undefined;
+	/** What n8n's database holds as the workflow's global static data. */
+	persistedGlobal: IDataObject | undefined;
 	private workflow!: Workflow;
 	private context!: PollContext;
 	private execute!: (testing?: boolean) => Promise<void>;
@@ -106,14 +114,16 @@ export class PollHarness {
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
 		this.build(activation);
 		const outcome = await this.run(true);
-		// n8n writes the workflow's static data once its triggers are registered (not for durable cursors, whose
-		// activation poll is committed only when it emits).
-		if (!outcome.error && this.persistence === 'legacy') this.save();
+		// n8n writes the workflow's static data once its triggers are registered (for durable cursors that is the
+		// global part only: their activation poll is committed only when it emits).
+		if (!outcome.error) this.save();
 		return outcome;
 	}
 
 	/** A scheduled poll (errors go to n8n's error handling, not to the caller). */
 	async poll(): Promise<PollOutcome> {
+		// The durable scheduler runs each poll on a workflow loaded from the database.
+		if (this.workflow && this.persistence === 'staged') this.build('update');
 		return await this.run(false);
 	}
 
@@ -122,9 +132,9 @@ export class PollHarness {
 		this.workflow = undefined as unknown as Workflow;
 	}
 
-	/** Deactivation writes the in-memory static data (legacy). */
+	/** Deactivation writes the in-memory static data. */
 	deactivate() {
-		if (this.persistence === 'legacy') this.save();
+		this.save();
 	}
 
 	/** The user edits the node and saves the active workflow: n8n deactivates, then activates the new version. */
@@ -137,12 +147,25 @@ export class PollHarness {
 	/** "Fetch Test Event": n8n runs poll() once in manual mode on the editor's copy of the workflow. */
 	async manual(): Promise<PollOutcome & { storedAfter: IDataObject }> {
 		const workflow = this.newWorkflow();
-		const context = new PollContext(workflow, workflow.getNode(NODE_NAME)!, this.additionalData(), 'manual', 'manual');
+		const context = new PollContext(
+			workflow,
+			workflow.getNode(NODE_NAME)!,
+			this.additionalData(),
+			'manual',
+			'manual',
+		);
 		try {
 			const result = await this.options.nodeType.poll!.call(context);
-			return { items: result?.[0] ?? [], storedAfter: clone(workflow.getStaticData('node', workflow.getNode(NODE_NAME)!)) };
+			return {
+				items: result?.[0] ?? [],
+				storedAfter: clone(workflow.getStaticData('node', workflow.getNode(NODE_NAME)!)),
+			};
 		} catch (error) {
-			return { items: [], error: error as PollOutcome['error'], storedAfter: clone(workflow.getStaticData('node', workflow.getNode(NODE_NAME)!)) };
+			return {
+				items: [],
+				error: error as PollOutcome['error'],
+				storedAfter: clone(workflow.getStaticData('node', workflow.getNode(NODE_NAME)!)),
+			};
 		}
 	}
 
@@ -157,7 +180,9 @@ export class PollHarness {
 			credentials: { messagingServiceApi: { id: '1', name: 'Sandbox' } },
 		};
 		const staticData: IDataObject = {};
-		if (this.persistence === 'legacy' && this.persisted) staticData[`node:${NODE_NAME}`] = clone(this.persisted);
+		if (this.persistence === 'legacy' && this.persisted)
+			staticData[`node:${NODE_NAME}`] = clone(this.persisted);
+		if (this.persistedGlobal) staticData.global = clone(this.persistedGlobal);
 		return new Workflow({
 			id: 'trigger-workflow',
 			name: 'Trigger test',
@@ -175,8 +200,8 @@ export class PollHarness {
 		const node = this.workflow.getNode(NODE_NAME)!;
 		const emit = (data: INodeExecutionData[][]) => {
 			this.lastEmit = data;
-			if (this.persistence === 'legacy') this.save();
-			else this.commitStaged();
+			this.save();
+			if (this.persistence === 'staged') this.commitStaged();
 		};
 		const emitError = (error: Error) => {
 			this.lastError = error;
@@ -219,10 +244,14 @@ export class PollHarness {
 		return { items: this.lastEmit?.[0] ?? [], error: this.lastError as PollOutcome['error'] };
 	}
 
+	/** n8n's saveStaticData: the workflow's static data (for durable cursors: without the node's cursor). */
 	private save() {
 		const node = this.workflow.getNode(NODE_NAME)!;
-		this.persisted = clone(this.workflow.getStaticData('node', node));
-		this.saves++;
+		if (this.persistence === 'legacy') {
+			this.persisted = clone(this.workflow.getStaticData('node', node));
+			this.saves++;
+		}
+		this.persistedGlobal = clone(this.workflow.getStaticData('global'));
 	}
 
 	private commitStaged() {

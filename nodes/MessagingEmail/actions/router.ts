@@ -9,11 +9,26 @@ import * as sendingDomain from './sendingDomain';
 import * as unsubscribe from './unsubscribe';
 
 const resources: OperationTable = {
-	email: { send: email.send, get: email.get, getAll: email.getAll, getCount: email.getCount, getManyById: email.getManyById },
+	email: {
+		send: email.send,
+		get: email.get,
+		getAll: email.getAll,
+		getCount: email.getCount,
+		getManyById: email.getManyById,
+	},
 	bounce: { getAll: bounce.getAll, getCount: bounce.getCount },
-	unsubscribe: { add: unsubscribe.add, remove: unsubscribe.remove, getAll: unsubscribe.getAll, check: unsubscribe.check },
+	unsubscribe: {
+		add: unsubscribe.add,
+		remove: unsubscribe.remove,
+		getAll: unsubscribe.getAll,
+		check: unsubscribe.check,
+	},
 	resubscribe: { sendRequest: resubscribe.sendRequest },
-	sender: { getManyIps: sender.getManyIps, getManyAddresses: sender.getManyAddresses, addAddress: sender.addAddress },
+	sender: {
+		getManyIps: sender.getManyIps,
+		getManyAddresses: sender.getManyAddresses,
+		addAddress: sender.addAddress,
+	},
 	sendingDomain: { getAll: sendingDomain.getAll, add: sendingDomain.add },
 };
 

@@ -41,8 +41,13 @@ function splitList(text: string): string[] {
 function parseOne(text: string): Address {
 	const angled = /^(.*?)<\s*([^<>]*?)\s*>$/.exec(text);
 	if (angled) {
-		const name = angled[1].trim().replace(/^"(.*)"$/, '$1').trim();
+		const name = angled[1]
+			.trim()
+			.replace(/^"(.*)"$/, '$1')
+			.trim();
 		const email = angled[2];
+		if (name.includes('"'))
+			throw new AddressProblem(`"${text}": a quoted name must be quoted whole ("Name" <address>)`);
 		if (!isEmailAddress(email)) throw new AddressProblem(`"${text}" is not a valid email address`);
 		return name ? { name, email } : { email };
 	}
@@ -75,7 +80,8 @@ function parse(value: unknown): Address[] {
 	if (value === undefined || value === null) return [];
 	if (Array.isArray(value)) return value.flatMap((entry) => parse(entry));
 	if (typeof value === 'object') return [fromObject(value as Record<string, unknown>)];
-	if (typeof value !== 'string') throw new AddressProblem(`${JSON.stringify(value)} is not an email address`);
+	if (typeof value !== 'string')
+		throw new AddressProblem(`${JSON.stringify(value)} is not an email address`);
 	const text = value.trim();
 	if (!text) return [];
 	if (text.startsWith('[') || text.startsWith('{')) {
@@ -83,10 +89,11 @@ function parse(value: unknown): Address[] {
 		if (parsed === undefined) throw new AddressProblem('looks like JSON but could not be parsed');
 		return parse(parsed);
 	}
+	// An unclosed quote would swallow the separators after it: `"Doe, John <john@example.com>` is not a name.
+	if ((text.match(/"/g) ?? []).length % 2 !== 0)
+		throw new AddressProblem(`"${text}" has an opening quote (") without a closing one`);
 	return splitList(text).map(parseOne);
 }
-
-
 
 function parseJson(text: string): unknown {
 	try {

@@ -1,1 +1,1 @@
-export * as loadOptions from './loadOptions';
+export * as listSearch from './listSearch';

@@ -15,17 +15,22 @@ const resources: OperationTable = {
 		remove: phoneNumber.remove,
 		get: phoneNumber.get,
 	},
-	blacklist: { add: blacklist.add, remove: blacklist.remove, getMany: blacklist.getMany, check: blacklist.check },
+	blacklist: {
+		add: blacklist.add,
+		remove: blacklist.remove,
+		getAll: blacklist.getAll,
+		check: blacklist.check,
+	},
 	campaign: {
 		createForList: campaign.createForList,
 		sendToNumbers: campaign.sendToNumbers,
-		getMany: campaign.getMany,
+		getAll: campaign.getAll,
 		get: campaign.get,
 		cancel: campaign.cancel,
 		getCost: campaign.getCost,
 		delete: campaign.delete,
 	},
-	senderId: { getMany: senderId.getMany },
+	senderId: { getAll: senderId.getAll },
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

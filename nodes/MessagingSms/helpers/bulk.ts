@@ -1,22 +1,24 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { errorJson, inInputOrder, invalidInput, pairedTo, readEveryItem, sendAll } from '../../shared/items';
+import { type BulkOutput, readBatching, runBulk } from '../../shared/bulk';
+import { invalidInput } from '../../shared/items';
 import type { MessagingClient } from '../../shared/transport/client';
-import { parsePhones } from './phones';
+import { parsePhones } from '../../shared/phones';
+import { readParameter } from '../../shared/parameters';
 
 /** Phones per request when the user sets nothing. The service documents no limit; 1,000 keeps bodies small. */
 export const DEFAULT_BATCH_SIZE = 1000;
 /** GET endpoints carry the phones in the URL: fewer per request keeps the URL well under 8 KB. */
 export const MAX_PHONES_PER_QUERY = 250;
 
-export interface BulkPlan<G, D> {
+export interface PhonePlan<G, D> {
 	/** Items with the same key (same mailing list, same campaign settings...) share requests. */
 	key: string;
 	group: G;
 	phones: Array<{ phone: string; data?: D }>;
 }
 
-export interface BulkBatch<G, D> {
+export interface PhoneBatch<G, D> {
 	group: G;
 	/** Unique phones of this request, each with the items it came from. */
 	entries: Array<{ phone: string; data?: D; items: number[] }>;
@@ -24,28 +26,16 @@ export interface BulkBatch<G, D> {
 	items: number[];
 }
 
-export interface BulkOutput {
-	json: IDataObject;
-	items: number[];
-}
-
-interface Batching {
-	combineItems: boolean;
-	batchSize: number;
-}
-
-export function readBatching(context: IExecuteFunctions, maxBatchSize = Infinity): Batching {
-	const options = context.getNodeParameter('batching', 0, {}) as IDataObject;
-	const size = Number(options.batchSize ?? DEFAULT_BATCH_SIZE);
-	return {
-		combineItems: options.combineItems !== false,
-		batchSize: Math.max(1, Math.min(Number.isFinite(size) ? Math.floor(size) : DEFAULT_BATCH_SIZE, maxBatchSize)),
-	};
-}
-
 /** The phones of one item, normalised; invalid ones fail the item before anything is sent. */
-export function readPhones(context: IExecuteFunctions, itemIndex: number, name = 'phones', displayName = 'Phones'): string[] {
-	const { phones, invalid } = parsePhones(context.getNodeParameter(name, itemIndex, ''));
+export function readPhones(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	name = 'phones',
+	displayName = 'Phones',
+): string[] {
+	const { phones, invalid } = parsePhones(
+		readParameter(context, name, itemIndex, '', { list: true }),
+	);
 	if (invalid.length) {
 		throw invalidInput(
 			context,
@@ -59,61 +49,34 @@ export function readPhones(context: IExecuteFunctions, itemIndex: number, name =
 	return phones;
 }
 
-function paired(items: number[]) {
-	return items.length === 1 ? { item: items[0] } : pairedTo(items);
-}
-
 /**
- * Bulk operations: the phones of all input items are combined (per group key) into as few requests as the batch
- * size allows, instead of one request per item. Every item is validated before the first request. Each output
- * item is paired to the input items whose phones it carries; a failed request fails only those items when
- * "Continue On Fail" is on. With "Combine Items" off, each item gets its own request(s).
+ * Bulk SMS operations on the shared bulk engine: phones are combined per group key into as few requests as the
+ * batch size allows ("Batching" option); the same phone twice in one group is sent once (the later item's data
+ * wins) and paired to both items; a failed request's error items carry the phones of each item it held.
  */
-export async function runBulk<G, D = undefined>(
+export async function runPhoneBulk<G, D = undefined>(
 	context: IExecuteFunctions,
 	client: MessagingClient,
 	spec: {
-		prepare: (itemIndex: number) => BulkPlan<G, D>;
-		send: (batch: BulkBatch<G, D>) => Promise<BulkOutput[]>;
+		prepare: (itemIndex: number) => PhonePlan<G, D>;
+		send: (batch: PhoneBatch<G, D>) => Promise<BulkOutput[]>;
 		maxBatchSize?: number;
 	},
 ): Promise<INodeExecutionData[]> {
-	const { combineItems, batchSize } = readBatching(context, spec.maxBatchSize);
-	const { values: plans, errorItems } = await readEveryItem(context, spec.prepare);
-
-	const groups = new Map<string, { group: G; entries: Map<string, { phone: string; data?: D; items: number[] }> }>();
-	for (const { itemIndex, value: plan } of plans) {
-		const key = combineItems ? plan.key : `${plan.key}#${itemIndex}`;
-		let group = groups.get(key);
-		if (!group) {
-			group = { group: plan.group, entries: new Map() };
-			groups.set(key, group);
-		}
-		for (const { phone, data } of plan.phones) {
-			const entry = group.entries.get(phone);
-			if (!entry) group.entries.set(phone, { phone, data, items: [itemIndex] });
-			else {
-				// The same phone twice in one group: sent once; the later item's data wins; both items are paired.
-				if (data !== undefined) entry.data = data;
-				if (!entry.items.includes(itemIndex)) entry.items.push(itemIndex);
-			}
-		}
-	}
-
-	const batches: Array<BulkBatch<G, D>> = [];
-	for (const { group, entries } of groups.values()) {
-		const list = [...entries.values()];
-		for (let start = 0; start < list.length; start += batchSize) {
-			const slice = list.slice(start, start + batchSize);
-			const items = [...new Set(slice.flatMap((entry) => entry.items))].sort((a, b) => a - b);
-			batches.push({ group, entries: slice, items });
-		}
-	}
-
-	const results = await sendAll(context, client, batches, {
-		send: async (batch) => (await spec.send(batch)).map(({ json, items }) => ({ json, pairedItem: paired(items) })),
-		firstItem: (batch) => batch.items[0],
-		onFailure: (error, batch) => [{ json: { ...errorJson(error), phones: batch.entries.map((entry) => entry.phone) }, pairedItem: paired(batch.items) }],
+	return await runBulk<G, { phone: string; data?: D }>(context, client, {
+		batching: readBatching(context, DEFAULT_BATCH_SIZE, spec.maxBatchSize),
+		prepare: (itemIndex) => {
+			const plan = spec.prepare(itemIndex);
+			return { key: plan.key, group: plan.group, values: plan.phones };
+		},
+		identify: (entry) => entry.phone,
+		merge: (earlier, later) => (later.data !== undefined ? later : earlier),
+		send: async ({ group, entries, items }) =>
+			await spec.send({
+				group,
+				entries: entries.map(({ value, items: of }) => ({ ...value, items: of })),
+				items,
+			}),
+		describeFailed: (values) => ({ phones: values.map((value) => value.phone) }),
 	});
-	return inInputOrder([...errorItems, ...results.flat()]);
 }

@@ -39,9 +39,12 @@ export function checkVariable(name: unknown, type: unknown, value: unknown): Typ
 	const label = typeof name === 'string' ? name.trim() : '';
 	if (!label) throw new VariableError('a variable has no name');
 	if (type !== 'string' && type !== 'number' && type !== 'date') {
-		throw new VariableError(`variable "${label}" has type ${JSON.stringify(type)}; use string, number or date`);
+		throw new VariableError(
+			`variable "${label}" has type ${JSON.stringify(type)}; use string, number or date`,
+		);
 	}
-	if (value === undefined || value === null || value === '') throw new VariableError(`variable "${label}" has no value`);
+	if (value === undefined || value === null || value === '')
+		throw new VariableError(`variable "${label}" has no value`);
 	if (type === 'date') {
 		if (!isServiceDay(value)) {
 			throw new VariableError(
@@ -52,12 +55,17 @@ export function checkVariable(name: unknown, type: unknown, value: unknown): Typ
 	}
 	if (type === 'number') {
 		if (typeof value === 'number' && Number.isFinite(value)) return { name: label, type, value };
-		if (typeof value === 'string' && NUMBER.test(value.trim())) return { name: label, type, value: Number(value.trim()) };
-		throw new VariableError(`variable "${label}" is a number, so its value must be a number (got ${JSON.stringify(value)})`);
+		if (typeof value === 'string' && NUMBER.test(value.trim()))
+			return { name: label, type, value: Number(value.trim()) };
+		throw new VariableError(
+			`variable "${label}" is a number, so its value must be a number (got ${JSON.stringify(value)})`,
+		);
 	}
 	if (typeof value === 'string') return { name: label, type, value };
 	if (typeof value === 'number' && Number.isFinite(value)) return { name: label, type, value };
-	throw new VariableError(`variable "${label}" is a string; its value must be text, a number or a date (got ${JSON.stringify(value)})`);
+	throw new VariableError(
+		`variable "${label}" is a string; its value must be text, a number or a date (got ${JSON.stringify(value)})`,
+	);
 }
 
 function inferType(value: unknown): VariableType {
@@ -71,36 +79,61 @@ function inferType(value: unknown): VariableType {
  * (type inferred: numbers → number, `YYYY-MM-DD` → date, anything else → string) or an array of
  * `{name, type, value}` objects (type optional, inferred the same way).
  */
-export function readTypedVariables(mode: 'fields' | 'json', rows: IDataObject[], json: unknown): TypedVariable[] {
-	if (mode === 'fields') return rows.map((row) => checkVariable(row.name, row.type ?? 'string', row.value));
+export function readTypedVariables(
+	mode: 'fields' | 'json',
+	rows: IDataObject[],
+	json: unknown,
+): TypedVariable[] {
+	if (mode === 'fields')
+		return rows.map((row) => checkVariable(row.name, row.type ?? 'string', row.value));
 	const parsed = parseJson(json);
 	if (Array.isArray(parsed)) {
 		return parsed.map((entry) => {
-			if (typeof entry !== 'object' || entry === null) throw new VariableError('each entry must be an object with name, type and value');
+			if (typeof entry !== 'object' || entry === null)
+				throw new VariableError('each entry must be an object with name, type and value');
 			const variable = entry as IDataObject;
-			return checkVariable(variable.name, variable.type ?? inferType(variable.value), variable.value);
+			return checkVariable(
+				variable.name,
+				variable.type ?? inferType(variable.value),
+				variable.value,
+			);
 		});
 	}
-	return Object.entries(parsed).map(([name, value]) => checkVariable(name, inferType(value), value));
+	return Object.entries(parsed).map(([name, value]) =>
+		checkVariable(name, inferType(value), value),
+	);
 }
 
 /** Name/value pairs only (Update Contact Variables): rows or a JSON object `{name: value}`. */
-export function readNamedVariables(mode: 'fields' | 'json', rows: IDataObject[], json: unknown): NamedVariable[] {
+export function readNamedVariables(
+	mode: 'fields' | 'json',
+	rows: IDataObject[],
+	json: unknown,
+): NamedVariable[] {
 	const pairs: Array<[unknown, unknown]> =
 		mode === 'fields'
 			? rows.map((row) => [row.name, row.value])
 			: (() => {
 					const parsed = parseJson(json);
 					return Array.isArray(parsed)
-						? parsed.map((entry) => [(entry as IDataObject)?.name, (entry as IDataObject)?.value] as [unknown, unknown])
+						? parsed.map(
+								(entry) =>
+									[(entry as IDataObject)?.name, (entry as IDataObject)?.value] as [
+										unknown,
+										unknown,
+									],
+							)
 						: Object.entries(parsed);
 				})();
 	return pairs.map(([name, value]) => {
 		const label = typeof name === 'string' ? name.trim() : '';
 		if (!label) throw new VariableError('a variable has no name');
-		if (value === undefined || value === null || value === '') throw new VariableError(`variable "${label}" has no value`);
+		if (value === undefined || value === null || value === '')
+			throw new VariableError(`variable "${label}" has no value`);
 		if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
-			throw new VariableError(`variable "${label}" must be text, a number or a date (got ${JSON.stringify(value)})`);
+			throw new VariableError(
+				`variable "${label}" must be text, a number or a date (got ${JSON.stringify(value)})`,
+			);
 		}
 		return { name: label, value };
 	});
@@ -119,6 +152,9 @@ function parseJson(json: unknown): IDataObject | IDataObject[] {
 		if (parsed === undefined) throw new VariableError('the JSON is not valid');
 		value = parsed;
 	}
-	if (typeof value !== 'object' || value === null) throw new VariableError('give a JSON object {"name": value} or an array of {name, type, value}');
+	if (typeof value !== 'object' || value === null)
+		throw new VariableError(
+			'give a JSON object {"name": value} or an array of {name, type, value}',
+		);
 	return value as IDataObject | IDataObject[];
 }

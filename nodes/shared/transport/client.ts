@@ -10,7 +10,14 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { describeThrown, isRateLimited, toNodeApiError, type FailedAttempt } from './errors';
+import {
+	answerPreview,
+	describeThrown,
+	isRateLimited,
+	toNodeApiError,
+	type FailedAttempt,
+} from './errors';
+import { contentTypeOf } from './token';
 import { RequestPacer } from './pacer';
 
 export const CREDENTIAL_TYPE = 'messagingServiceApi';
@@ -22,7 +29,8 @@ export interface ApiRequest {
 	/** Path below the base URL; build it with `apiPath` so segments are encoded. */
 	path: string;
 	query?: IDataObject;
-	body?: IDataObject;
+	/** Sent as JSON: any object of JSON values (typed records such as variables included, no casts needed). */
+	body?: Record<string, unknown>;
 	/**
 	 * Whether repeating the request is harmless. Idempotent requests (default: GET, PUT and DELETE) are retried
 	 * after 5xx and network failures. Sending an email or SMS is not: it is retried only when the service says it
@@ -46,13 +54,24 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { rateLimitAttempts: 6, serverErrorAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+	// A rate-limited request was not processed, so repeating it is safe. Several n8n workers share one account's
+	// limit without sharing a pacer: give them minutes (backoff 1, 2, 4, 8, 16, then 30 s) to settle, not seconds.
+	rateLimitAttempts: 12,
+	serverErrorAttempts: 3,
+	baseDelayMs: 1000,
+	maxDelayMs: 30_000,
+};
 
 const MAX_PAGES = 10_000;
 
 /** Encodes every interpolated value as one path segment: `apiPath\`/sms/numbers/info/${id}/${phone}\``. */
 export function apiPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-	return strings.reduce((path, part, index) => path + part + (index < values.length ? encodeURIComponent(String(values[index])) : ''), '');
+	return strings.reduce(
+		(path, part, index) =>
+			path + part + (index < values.length ? encodeURIComponent(String(values[index])) : ''),
+		'',
+	);
 }
 
 /**
@@ -69,6 +88,20 @@ export function encodeQuery(query: IDataObject | undefined): IDataObject | undef
 	return encoded;
 }
 
+/** What n8n's request helper returns with `returnFullResponse`. */
+interface FullResponse {
+	body: unknown;
+	headers?: IDataObject;
+	statusCode: number;
+}
+
+/** No answer, or a server failure: worth repeating where repeating is harmless. */
+function transient(failure: FailedAttempt): boolean {
+	return (
+		failure.networkCode !== undefined || (failure.status !== undefined && failure.status >= 500)
+	);
+}
+
 /** A failure the service reported with HTTP 200. */
 export function failureIn200(body: unknown, resultFalseIsAnswer = false): boolean {
 	const single = Array.isArray(body) && body.length === 1 ? body[0] : body;
@@ -78,7 +111,13 @@ export function failureIn200(body: unknown, resultFalseIsAnswer = false): boolea
 	if (record.success === false) return true;
 	if (record.result === false && !resultFalseIsAnswer) return true;
 	const data = record.data as IDataObject | undefined;
-	return typeof data === 'object' && data !== null && data.result === false && data.error !== undefined && data.error !== null;
+	return (
+		typeof data === 'object' &&
+		data !== null &&
+		data.result === false &&
+		data.error !== undefined &&
+		data.error !== null
+	);
 }
 
 /**
@@ -88,6 +127,8 @@ export function failureIn200(body: unknown, resultFalseIsAnswer = false): boolea
  */
 export class MessagingClient {
 	private baseUrl?: string;
+	/** The credential's secret values, masked wherever an answer is quoted in an error. */
+	private secrets: unknown[] = [];
 
 	constructor(
 		private readonly context: ClientContext,
@@ -96,7 +137,8 @@ export class MessagingClient {
 	) {}
 
 	async request<T = unknown>(request: ApiRequest): Promise<T> {
-		const idempotent = request.idempotent ?? ['GET', 'PUT', 'DELETE', 'HEAD'].includes(request.method);
+		const idempotent =
+			request.idempotent ?? ['GET', 'PUT', 'DELETE', 'HEAD'].includes(request.method);
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url: `${await this.getBaseUrl()}${request.path}`,
@@ -104,18 +146,38 @@ export class MessagingClient {
 			body: request.body,
 			json: true,
 			timeout: 120_000,
+			// Status, headers and the body as received, so an answer that is not JSON can be told from one that is.
+			returnFullResponse: true,
+			// The service never redirects; following one would turn a POST into a GET somewhere else.
+			disableFollowRedirect: true,
 		};
 		for (let attempt = 1; ; attempt++) {
 			let failure: FailedAttempt;
 			try {
-				const body: unknown = await this.pacer.run(
-					async () => await this.context.helpers.httpRequestWithAuthentication.call(this.context, CREDENTIAL_TYPE, { ...options }),
-				);
-				if (!failureIn200(body, request.resultFalseIsAnswer)) {
+				const answer = (await this.pacer.run(
+					async () =>
+						await this.context.helpers.httpRequestWithAuthentication.call(
+							this.context,
+							CREDENTIAL_TYPE,
+							{ ...options },
+						),
+				)) as FullResponse;
+				const { body } = answer;
+				if (typeof body !== 'object' || body === null) {
+					failure = {
+						status: answer.statusCode,
+						headers: answer.headers,
+						unreadable: {
+							contentType: contentTypeOf(answer.headers),
+							preview: answerPreview(body, this.secrets),
+						},
+					};
+				} else if (!failureIn200(body, request.resultFalseIsAnswer)) {
 					this.pacer.onAccepted();
 					return this.unwrap(body, request) as T;
+				} else {
+					failure = { status: answer.statusCode, body };
 				}
-				failure = { status: 200, body };
 			} catch (error) {
 				failure = describeThrown(error);
 				if (failure.status === 401) throw this.authError(error, request.itemIndex);
@@ -128,38 +190,85 @@ export class MessagingClient {
 	}
 
 	/**
+	 * One request whose answer must hold a list: `extract` (default: a bare array) returns it, or undefined when the
+	 * answer holds none, which is an error, never an empty list.
+	 */
+	async requestList<T = IDataObject>(
+		request: ApiRequest,
+		extract: (body: unknown) => T[] | undefined = (body) =>
+			Array.isArray(body) ? (body as T[]) : undefined,
+	): Promise<T[]> {
+		const body = await this.request(request);
+		const records = extract(body);
+		if (records === undefined) throw this.notAListError(request, body);
+		return records;
+	}
+
+	/**
 	 * Limit/offset lists as n8n users know them: all records, or the first `limit`. Stops on a short page and
-	 * refuses to go past a hard cap of pages.
+	 * refuses to go past a hard cap of pages. `extract` returns the page's records, or undefined when the answer
+	 * holds no list: that is an error, never an empty list (a user could not tell it from "nothing found").
 	 */
 	async paginate<T = IDataObject>(
 		request: ApiRequest,
-		options: { returnAll: boolean; limit?: number; pageSize?: number; extract?: (body: unknown) => T[] },
+		options: {
+			returnAll: boolean;
+			limit?: number;
+			pageSize?: number;
+			extract?: (body: unknown) => T[] | undefined;
+		},
 	): Promise<T[]> {
 		const pageSize = options.pageSize ?? 100;
 		const limit = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
-		const extract = options.extract ?? ((body: unknown) => (Array.isArray(body) ? (body as T[]) : []));
+		const extract =
+			options.extract ?? ((body: unknown) => (Array.isArray(body) ? (body as T[]) : undefined));
 		const results: T[] = [];
 		let offset = 0;
 		for (let page = 0; page < MAX_PAGES; page++) {
 			const wanted = Math.min(pageSize, limit - results.length);
 			if (wanted <= 0) return results;
-			const records = extract(await this.request({ ...request, query: { ...request.query, limit: wanted, offset } }));
+			const records = await this.requestList(
+				{ ...request, query: { ...request.query, limit: wanted, offset } },
+				extract,
+			);
 			results.push(...records);
 			if (records.length < wanted) return results;
 			offset += records.length;
 		}
-		throw new NodeOperationError(this.context.getNode(), `Stopped after ${MAX_PAGES} pages: the list did not end`, {
-			itemIndex: request.itemIndex,
-			description: 'Use a Limit or narrower filters.',
-		});
+		throw new NodeOperationError(
+			this.context.getNode(),
+			`Stopped after ${MAX_PAGES} pages: the list did not end`,
+			{
+				itemIndex: request.itemIndex,
+				description: 'Use a Limit or narrower filters.',
+			},
+		);
 	}
 
 	private async getBaseUrl(): Promise<string> {
 		if (this.baseUrl === undefined) {
 			const credentials = await this.context.getCredentials(CREDENTIAL_TYPE);
 			this.baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+			this.secrets = [credentials.clientSecret, credentials.apiKey, credentials.accessToken];
 		}
 		return this.baseUrl;
+	}
+
+	/** A JSON answer where a list was expected that holds none (an object of another shape, a number…). */
+	private notAListError(request: ApiRequest, body: unknown): NodeApiError {
+		const error = new NodeApiError(
+			this.context.getNode(),
+			{ httpCode: '200' },
+			{
+				message: `The answer to ${request.method} ${request.path} holds no list of records: ${answerPreview(body, this.secrets)}`,
+				description:
+					'The service answered in a shape this operation does not know, so nothing is output',
+				httpCode: '200',
+				itemIndex: request.itemIndex,
+			},
+		);
+		if (request.itemIndex !== undefined) error.context.itemIndex = request.itemIndex;
+		return error;
 	}
 
 	private unwrap(body: unknown, request: ApiRequest): unknown {
@@ -167,15 +276,25 @@ export class MessagingClient {
 	}
 
 	/** Milliseconds to wait before the next attempt, or undefined to give up. */
-	private retryDelay(failure: FailedAttempt, attempt: number, idempotent: boolean): number | undefined {
+	private retryDelay(
+		failure: FailedAttempt,
+		attempt: number,
+		idempotent: boolean,
+	): number | undefined {
 		if (isRateLimited(failure)) {
 			if (attempt >= this.retry.rateLimitAttempts) return undefined;
 			const retryAfter = Number(failure.headers?.['retry-after']);
-			if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter * 1000, this.retry.maxDelayMs * 2);
+			if (Number.isFinite(retryAfter) && retryAfter >= 0)
+				return Math.min(retryAfter * 1000, this.retry.maxDelayMs * 2);
 			return this.backoff(attempt);
 		}
-		const transient = failure.networkCode !== undefined || (failure.status !== undefined && failure.status >= 500);
-		if (transient && idempotent && attempt < this.retry.serverErrorAttempts) return this.backoff(attempt);
+		// A failed token exchange sent nothing, so even a send may be repeated.
+		if (
+			transient(failure) &&
+			(idempotent || failure.beforeSend) &&
+			attempt < this.retry.serverErrorAttempts
+		)
+			return this.backoff(attempt);
 		return undefined;
 	}
 
@@ -185,23 +304,46 @@ export class MessagingClient {
 		return Math.round(step * (0.5 + Math.random() * 0.5));
 	}
 
-	private finalError(failure: FailedAttempt, attempts: number, idempotent: boolean, request: ApiRequest): NodeApiError {
+	private finalError(
+		failure: FailedAttempt,
+		attempts: number,
+		idempotent: boolean,
+		request: ApiRequest,
+	): NodeApiError {
 		const node = this.context.getNode();
 		if (isRateLimited(failure)) {
-			return toNodeApiError(node, failure, request.itemIndex, `Still rate-limited after ${attempts} attempts`);
+			return toNodeApiError(
+				node,
+				failure,
+				request.itemIndex,
+				`Still rate-limited after ${attempts} attempts`,
+			);
 		}
-		const transient = failure.networkCode !== undefined || (failure.status ?? 0) >= 500;
-		const context =
-			transient && !idempotent
+		const repeated = attempts > 1 ? ` (${attempts} attempts)` : '';
+		let context = '';
+		if (failure.beforeSend) {
+			context = `Nothing was sent: ${request.method} ${request.path} waits for the token exchange, which failed${repeated}`;
+		} else if (failure.unreadable) {
+			context = idempotent
+				? 'Something other than the service may be answering (a proxy, a login page): check the Base URL of the credential'
+				: `${request.method} ${request.path} may have been processed (the message may have been sent), but its answer cannot be read. Do not repeat it blindly: check what was sent first`;
+		} else if (transient(failure)) {
+			context = !idempotent
 				? `${request.method} ${request.path} was not retried: the service may have processed it, and repeating it could send twice. Check before re-running`
-				: transient && attempts > 1
+				: attempts > 1
 					? `Failed ${attempts} times`
 					: '';
+		}
 		return toNodeApiError(node, failure, request.itemIndex, context);
 	}
 
 	/** A 401 that survived n8n's one token refresh: bad or revoked credentials. */
 	private authError(error: unknown, itemIndex?: number): NodeApiError {
-		return toNodeApiError(this.context.getNode(), describeThrown(error), itemIndex, 'Check the credential: the service rejected it');
+		return toNodeApiError(
+			this.context.getNode(),
+			describeThrown(error),
+			itemIndex,
+			'Check the credential: the service rejected it',
+		);
 	}
 }

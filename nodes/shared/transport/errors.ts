@@ -1,5 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import type { TokenExchangeError } from './token';
+
 export const RATE_LIMIT_ERROR_CODE = 2020202020;
 
 /** What the transport learned from a failed attempt, before deciding to retry or to throw. */
@@ -11,6 +13,10 @@ export interface FailedAttempt {
 	headers?: Record<string, unknown>;
 	/** Node's network error code (ECONNRESET, ETIMEDOUT…) when no answer came. */
 	networkCode?: string;
+	/** The token exchange failed, so the request itself never reached the service: repeating it is harmless. */
+	beforeSend?: boolean;
+	/** A 2xx answer that is not JSON (truncated, an HTML page from a proxy, plain text). */
+	unreadable?: { contentType: string; preview: string };
 }
 
 interface ServiceErrorBody {
@@ -26,16 +32,20 @@ export function readServiceError(body: unknown): { message?: string; code?: numb
 	if (Array.isArray(body) && body.length === 1) return readServiceError(body[0]);
 	if (typeof body !== 'object' || body === null) return {};
 	const envelope = body as ServiceErrorBody;
-	const message =
-		[envelope.message, envelope.error_description, envelope.data?.error, envelope.error].find(
-			(candidate): candidate is string => typeof candidate === 'string' && candidate.length > 0,
-		);
+	const message = [
+		envelope.message,
+		envelope.error_description,
+		envelope.data?.error,
+		envelope.error,
+	].find((candidate): candidate is string => typeof candidate === 'string' && candidate.length > 0);
 	const code = envelope.error_code;
 	return { message, code: typeof code === 'number' || typeof code === 'string' ? code : undefined };
 }
 
 export function isRateLimited(attempt: FailedAttempt): boolean {
-	return attempt.status === 429 || Number(readServiceError(attempt.body).code) === RATE_LIMIT_ERROR_CODE;
+	return (
+		attempt.status === 429 || Number(readServiceError(attempt.body).code) === RATE_LIMIT_ERROR_CODE
+	);
 }
 
 const EMAIL_NOT_ACTIVATED = /No such SMTP user/i;
@@ -44,7 +54,12 @@ const EMAIL_NOT_ACTIVATED = /No such SMTP user/i;
  * Builds the NodeApiError users see: the service's own message and code, the HTTP status and the item.
  * Built from the service's body only — never from the request, which carries the Bearer token.
  */
-export function toNodeApiError(node: INode, attempt: FailedAttempt, itemIndex?: number, context = ''): NodeApiError {
+export function toNodeApiError(
+	node: INode,
+	attempt: FailedAttempt,
+	itemIndex?: number,
+	context = '',
+): NodeApiError {
 	const { message: serviceMessage, code } = readServiceError(attempt.body);
 	const httpCode = attempt.status === undefined ? undefined : String(attempt.status);
 	let message: string;
@@ -54,6 +69,13 @@ export function toNodeApiError(node: INode, attempt: FailedAttempt, itemIndex?: 
 		description =
 			`The service answered "${serviceMessage}". Activate the SMTP service in your account ` +
 			'(dashboard → SMTP → activate / fill in the sender profile), wait for approval, then run the node again.';
+	} else if (attempt.unreadable) {
+		const { contentType, preview } = attempt.unreadable;
+		message = `The answer is not the service's JSON (HTTP ${attempt.status ?? '?'}, ${contentType}): ${preview}`;
+	} else if (attempt.status !== undefined && attempt.status >= 300 && attempt.status < 400) {
+		message = `The service answered with a redirect (HTTP ${attempt.status}${redirectTarget(attempt.headers)}), which it never does`;
+		description =
+			'Redirects are not followed. Check the Base URL of the credential (https, host, no extra path): a proxy or another server may be answering.';
 	} else if (serviceMessage) {
 		message = code !== undefined ? `${serviceMessage} (error code ${code})` : serviceMessage;
 	} else if (attempt.networkCode) {
@@ -68,31 +90,51 @@ export function toNodeApiError(node: INode, attempt: FailedAttempt, itemIndex?: 
 		...(httpCode ? { httpCode } : {}),
 		...(attempt.networkCode ? { code: attempt.networkCode } : {}),
 	};
-	const error = new NodeApiError(node, errorResponse, { message, description, httpCode, itemIndex });
+	const error = new NodeApiError(node, errorResponse, {
+		message,
+		description,
+		httpCode,
+		itemIndex,
+	});
 	// NodeApiError keeps a few fields for the UI; make the service's code reachable for expressions and tests.
 	error.context.serviceErrorCode = code;
 	if (itemIndex !== undefined) error.context.itemIndex = itemIndex;
 	return error;
 }
 
+/** ` to https://host/path` of a redirect's Location, without its query (it may carry a token). */
+function redirectTarget(headers: Record<string, unknown> | undefined): string {
+	const location = headers?.location ?? headers?.Location;
+	return typeof location === 'string' && location ? ` to ${location.split(/[?#]/)[0]}` : '';
+}
+
 /** Pulls status, body and headers out of what n8n's request helper threw. */
 export function describeThrown(error: unknown): FailedAttempt {
 	const candidates = [error, (error as { cause?: unknown }).cause];
 	for (const candidate of candidates) {
-		// Thrown by the credential's token exchange (see MessagingServiceApi.preAuthentication).
-		const tokenExchange = (candidate as { tokenExchange?: { status?: number; message: string; error_code?: unknown } })
-			?.tokenExchange;
+		// Thrown by the credential's token exchange (transport/token.ts): a refusal keeps its 401, a network
+		// failure stays a network failure, and either way the request itself was not sent.
+		const tokenExchange = (candidate as Partial<TokenExchangeError>)?.tokenExchange;
 		if (tokenExchange) {
 			return {
-				status: tokenExchange.status ?? 401,
-				body: { message: `Token exchange failed: ${tokenExchange.message}`, error_code: tokenExchange.error_code },
+				status: tokenExchange.status,
+				networkCode: tokenExchange.networkCode,
+				body: {
+					message: `Token exchange failed: ${tokenExchange.message}`,
+					error_code: tokenExchange.error_code,
+				},
+				beforeSend: true,
 			};
 		}
 	}
 	for (const candidate of candidates) {
-		const response = (candidate as { response?: { status?: number; data?: unknown; headers?: Record<string, unknown> } })
-			?.response;
-		if (response?.status) return { status: response.status, body: response.data, headers: response.headers };
+		const response = (
+			candidate as {
+				response?: { status?: number; data?: unknown; headers?: Record<string, unknown> };
+			}
+		)?.response;
+		if (response?.status)
+			return { status: response.status, body: response.data, headers: response.headers };
 	}
 	for (const candidate of candidates) {
 		const code = (candidate as { code?: unknown })?.code;
@@ -101,4 +143,29 @@ export function describeThrown(error: unknown): FailedAttempt {
 	const httpCode = Number((error as { httpCode?: unknown }).httpCode);
 	if (httpCode) return { status: httpCode };
 	return { networkCode: 'UNKNOWN' };
+}
+
+const PREVIEW_CHARACTERS = 120;
+
+/**
+ * The first characters of an answer, for an error message: whitespace folded, and anything that looks like a
+ * credential masked (a proxy's error page may echo the request's Authorization header), as are the given values.
+ */
+export function answerPreview(body: unknown, secrets: unknown[] = []): string {
+	if (body === undefined || body === '') return '(empty body)';
+	let text = (typeof body === 'string' ? body : JSON.stringify(body)).replace(/\s+/g, ' ').trim();
+	for (const secret of secrets) {
+		if (typeof secret === 'string' && secret.length >= 4) text = text.split(secret).join('***');
+	}
+	text = text
+		.replace(/(Bearer\s+)[^\s"'<>,;]+/gi, '$1***')
+		.replace(/sp_apikey_[\w-]+/g, 'sp_apikey_***')
+		.replace(/eyJ[\w-]+\.[\w-]+\.[\w-]*/g, '***')
+		.replace(
+			/((?:access_token|client_secret|api_?key|token)["']?\s*[:=]\s*["']?)[^\s"'&<>,;]+/gi,
+			'$1***',
+		);
+	return JSON.stringify(
+		text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS)}…` : text,
+	);
 }

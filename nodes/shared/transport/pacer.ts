@@ -9,7 +9,13 @@ export const DEFAULT_CONCURRENCY = 5;
  * so there is room for the delay between a start and its arrival; each rate-limit answer widens it (that delay
  * was larger than the room left) and each success narrows it slowly.
  */
-export const PACING_WINDOW = { initialMs: 1020, minMs: 1010, maxMs: 1500, widenMs: 20, narrowMs: 2 };
+export const PACING_WINDOW = {
+	initialMs: 1020,
+	minMs: 1010,
+	maxMs: 1500,
+	widenMs: 20,
+	narrowMs: 2,
+};
 const GUARD_WINDOW_MS = 1000;
 
 /**
@@ -52,7 +58,8 @@ export class RequestPacer {
 			// Hard guard: never N+1 starts within one second of our own clock, whatever the schedule says.
 			for (;;) {
 				const now = Date.now();
-				while (this.recentStarts.length && this.recentStarts[0] <= now - GUARD_WINDOW_MS) this.recentStarts.shift();
+				while (this.recentStarts.length && this.recentStarts[0] <= now - GUARD_WINDOW_MS)
+					this.recentStarts.shift();
 				if (this.recentStarts.length < this.requestsPerSecond) break;
 				await sleep(this.recentStarts[0] + GUARD_WINDOW_MS - now);
 			}
@@ -92,7 +99,11 @@ export class RequestPacer {
 }
 
 /** Runs `worker` for 0..count-1 with at most `concurrency` in flight; results keep input order. */
-export async function mapConcurrently<T>(count: number, concurrency: number, worker: (index: number) => Promise<T>): Promise<T[]> {
+export async function mapConcurrently<T>(
+	count: number,
+	concurrency: number,
+	worker: (index: number) => Promise<T>,
+): Promise<T[]> {
 	const results = new Array<T>(count);
 	let next = 0;
 	const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, async () => {

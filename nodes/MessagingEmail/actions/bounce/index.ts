@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as getCount from './getCount.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 
-export { getCount, getMany as getAll };
+export { getCount, getAll };
 
 export const description: INodeProperties[] = [
 	{
@@ -28,6 +28,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...getMany.description,
+	...getAll.description,
 	...getCount.description,
 ];

@@ -1,9 +1,15 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { requiredString } from '../../helpers/fields';
-import { normaliseEmailRecord } from '../../helpers/normalise';
+import { normaliseEmailRecord } from '../../../shared/records/email';
 
 const properties: INodeProperties[] = [
 	{
@@ -17,12 +23,24 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['email'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['email'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => requiredString(this, itemIndex, 'emailId', 'Email ID'),
 		send: async (id, itemIndex) =>
-			normaliseEmailRecord(await client.request<IDataObject>({ method: 'GET', path: apiPath`/smtp/emails/${id}`, itemIndex })),
+			normaliseEmailRecord(
+				await client.request<IDataObject>({
+					method: 'GET',
+					path: apiPath`/smtp/emails/${id}`,
+					itemIndex,
+				}),
+			),
 	});
 }

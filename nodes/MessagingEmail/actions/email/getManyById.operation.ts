@@ -6,10 +6,11 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput, pairedTo } from '../../../shared/items';
+import { invalidInput } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { runInChunks } from '../../helpers/batch';
-import { normaliseEmailRecord } from '../../helpers/normalise';
+import { runBulk } from '../../../shared/bulk';
+import { normaliseEmailRecord } from '../../../shared/records/email';
+import { describeValue, readParameter } from '../../../shared/parameters';
 
 /** The service's limit for POST /smtp/emails/info. */
 export const EMAIL_INFO_MAX_IDS = 500;
@@ -27,41 +28,49 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['email'], operation: ['getManyById'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['email'], operation: ['getManyById'] } },
+	properties,
+);
 
 function readIds(context: IExecuteFunctions, itemIndex: number): string[] {
-	const raw = context.getNodeParameter('emailIds', itemIndex, '') as unknown;
+	const raw = readParameter(context, 'emailIds', itemIndex, '', { list: true }) as unknown;
+	// An object is no ID: it would be asked for as "[object Object]".
+	const notText = (Array.isArray(raw) ? raw : [raw]).find(
+		(entry) => entry !== null && typeof entry === 'object',
+	);
+	if (notText !== undefined)
+		throw invalidInput(
+			context,
+			itemIndex,
+			'Email IDs',
+			`an ID must be text, but one is ${describeValue(notText)}`,
+		);
 	const list = Array.isArray(raw) ? raw : String(raw ?? '').split(/[,;\s]+/);
 	const ids = list.map((id) => String(id ?? '').trim()).filter((id) => id !== '');
 	if (ids.length === 0) throw invalidInput(context, itemIndex, 'Email IDs', 'no email ID given');
 	return ids;
 }
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	// Each ID is asked for once, however many items name it; its record is paired to all of them.
-	const requestedBy = new Map<string, number[]>();
-	return await runInChunks<string>(this, client, {
-		read: (itemIndex) => {
-			const fresh: string[] = [];
-			for (const id of readIds(this, itemIndex)) {
-				const items = requestedBy.get(id);
-				if (!items) {
-					requestedBy.set(id, [itemIndex]);
-					fresh.push(id);
-				} else if (!items.includes(itemIndex)) {
-					items.push(itemIndex);
-				}
-			}
-			return fresh;
-		},
-		chunkSize: EMAIL_INFO_MAX_IDS,
-		send: async (ids) => await client.request({ method: 'POST', path: '/smtp/emails/info', body: { emails: ids } }),
-		output: (entries, answer) => {
-			const records = Array.isArray(answer) ? answer : [];
+	return await runBulk<null, string>(this, client, {
+		batching: { combineItems: true, batchSize: EMAIL_INFO_MAX_IDS },
+		prepare: (itemIndex) => ({ key: '', group: null, values: readIds(this, itemIndex) }),
+		identify: (id) => id,
+		send: async ({ entries, items }) => {
+			const records = await client.requestList({
+				method: 'POST',
+				path: '/smtp/emails/info',
+				body: { emails: entries.map((entry) => entry.value) },
+			});
+			const requestedBy = new Map(entries.map((entry) => [entry.value, entry.items]));
 			return records.map((raw) => {
 				const record = normaliseEmailRecord(raw);
-				const items = requestedBy.get(String(record.id)) ?? [];
-				return { json: record, pairedItem: pairedTo(items.length ? items : [entries[0].itemIndex]) };
+				return { json: record, items: requestedBy.get(String(record.id)) ?? [items[0]] };
 			});
 		},
 		describeFailed: (ids): IDataObject => ({ emailIds: ids }),

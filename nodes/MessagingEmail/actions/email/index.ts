@@ -2,11 +2,11 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as get from './get.operation';
 import * as getCount from './getCount.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as getManyById from './getManyById.operation';
 import * as send from './send.operation';
 
-export { get, getCount, getMany as getAll, getManyById, send };
+export { get, getCount, getAll, getManyById, send };
 
 export const description: INodeProperties[] = [
 	{
@@ -16,9 +16,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['email'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get a sent email with its delivery and tracking data', action: 'Get a sent email' },
-			{ name: 'Get Count', value: 'getCount', description: 'Get the total number of sent emails', action: 'Get the number of sent emails' },
-			{ name: 'Get Many', value: 'getAll', description: 'List sent emails', action: 'Get many sent emails' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a sent email with its delivery and tracking data',
+				action: 'Get a sent email',
+			},
+			{
+				name: 'Get Count',
+				value: 'getCount',
+				description: 'Get the total number of sent emails',
+				action: 'Get the number of sent emails',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List sent emails',
+				action: 'Get many sent emails',
+			},
 			{
 				name: 'Get Many by ID',
 				value: 'getManyById',
@@ -31,7 +46,7 @@ export const description: INodeProperties[] = [
 	},
 	...send.description,
 	...get.description,
-	...getMany.description,
+	...getAll.description,
 	...getCount.description,
 	...getManyById.description,
 ];

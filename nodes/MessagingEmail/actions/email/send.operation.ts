@@ -10,8 +10,20 @@ import { invalidInput, runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { parseAddresses, type Address } from '../../helpers/addresses';
 import { requiredEmail, requiredString } from '../../helpers/fields';
+import { approvedSenders } from '../../helpers/senders';
+import {
+	attachmentOptions,
+	loadBinaryAttachments,
+	readAttachments,
+	type PlannedBinary,
+} from '../../helpers/attachments';
+import { readParameter, readText } from '../../../shared/parameters';
 
-const recipientPairs = (name: string, displayName: string, description: string): INodeProperties => ({
+const recipientPairs = (
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'fixedCollection',
@@ -26,7 +38,13 @@ const recipientPairs = (name: string, displayName: string, description: string):
 			name: 'recipients',
 			values: [
 				{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-				{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+				{
+					displayName: 'Email',
+					name: 'email',
+					type: 'string',
+					placeholder: 'name@email.com',
+					default: '',
+				},
 			],
 		},
 	],
@@ -34,14 +52,28 @@ const recipientPairs = (name: string, displayName: string, description: string):
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'From Email Name or ID',
+		displayName: 'From',
 		name: 'fromEmail',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSenders' },
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
 		required: true,
-		default: '',
 		description:
-			'Sender address, one of the approved senders of the account. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'An approved sender address of your account (Email → Sender → Get Many Addresses; add one with Add Address): pick it from the list or type it',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a sender...',
+				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
+			},
+			{
+				displayName: 'By Address',
+				name: 'email',
+				type: 'string',
+				placeholder: 'e.g. sender@example.com',
+			},
+		],
 	},
 	{
 		displayName: 'From Name',
@@ -58,7 +90,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Text',
 				value: 'text',
-				description: 'Comma-separated addresses such as Ann &lt;ann@example.com&gt;, bob@example.com',
+				description:
+					'Comma-separated addresses such as Ann &lt;ann@example.com&gt;, bob@example.com',
 			},
 			{ name: 'Name/Email Pairs', value: 'pairs', description: 'One row per recipient' },
 		],
@@ -102,14 +135,24 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. Your order has shipped',
+		description: 'Subject line of the email',
 	},
 	{
 		displayName: 'Content',
 		name: 'content',
 		type: 'options',
 		options: [
-			{ name: 'HTML and Text', value: 'htmlAndText', description: 'Type or map the message itself' },
-			{ name: 'Template', value: 'template', description: 'A template stored in the account, with variable values' },
+			{
+				name: 'HTML and Text',
+				value: 'htmlAndText',
+				description: 'Type or map the message itself',
+			},
+			{
+				name: 'Template',
+				value: 'template',
+				description: 'A template stored in the account, with variable values',
+			},
 		],
 		default: 'htmlAndText',
 	},
@@ -119,7 +162,9 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 6 },
 		default: '',
-		description: 'HTML version of the message, as plain HTML (the node encodes it for the service)',
+		placeholder: '<p>Hello {{ $json.name }}</p>',
+		description:
+			'The message as HTML, as you would write it (the node encodes it for the service). Give HTML, Text or both.',
 		displayOptions: { show: { content: ['htmlAndText'] } },
 	},
 	{
@@ -128,7 +173,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default: '',
-		description: 'Plain-text version of the message',
+		description:
+			'The message as plain text, for mail clients that show no HTML. Empty: none, unless Generate Text From HTML is on.',
 		displayOptions: { show: { content: ['htmlAndText'] } },
 	},
 	{
@@ -136,7 +182,8 @@ const properties: INodeProperties[] = [
 		name: 'autoPlainText',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the service should generate the text version from the HTML when Text is empty',
+		description:
+			'Whether the service should generate the text version from the HTML when Text is empty',
 		displayOptions: { show: { content: ['htmlAndText'] } },
 	},
 	{
@@ -145,7 +192,9 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'ID of the template (its real_id or ID in the template list); numeric and text IDs both work',
+		placeholder: 'e.g. 283941',
+		description:
+			"The template's ID: in the service's web app under Email → Templates (the number in the template's address), or the real_id the API's template list gives. Numeric and text IDs both work.",
 		displayOptions: { show: { content: ['template'] } },
 	},
 	{
@@ -183,7 +232,8 @@ const properties: INodeProperties[] = [
 		name: 'templateVariablesJson',
 		type: 'json',
 		default: '{}',
-		description: 'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}',
+		description:
+			'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}',
 		displayOptions: { show: { content: ['template'], variablesInput: ['json'] } },
 	},
 	{
@@ -192,61 +242,19 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [
-			{
-				displayName: 'Attachment File Names',
-				name: 'attachmentFileNames',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				description: 'File names to use instead of the ones stored with the binary data',
-				options: [
-					{
-						displayName: 'File Name',
-						name: 'names',
-						values: [
-							{ displayName: 'Binary Property', name: 'binaryPropertyName', type: 'string', default: 'data' },
-							{ displayName: 'File Name', name: 'fileName', type: 'string', default: '', placeholder: 'invoice.pdf' },
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Attachments (Binary Properties)',
-				name: 'binaryAttachments',
-				type: 'string',
-				default: '',
-				placeholder: 'data, invoice',
-				description: 'Names of the binary properties of the input item to attach, comma-separated',
-			},
-			{
-				displayName: 'Text Attachments',
-				name: 'textAttachments',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				description: 'Attachments given as text (e.g. CSV or ICS content)',
-				options: [
-					{
-						displayName: 'Attachment',
-						name: 'attachments',
-						values: [
-							{ displayName: 'File Name', name: 'fileName', type: 'string', default: '', placeholder: 'report.csv' },
-							{ displayName: 'Content', name: 'content', type: 'string', typeOptions: { rows: 3 }, default: '' },
-						],
-					},
-				],
-			},
-		],
+		options: attachmentOptions,
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['email'], operation: ['send'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['email'], operation: ['send'] } },
+	properties,
+);
 
 interface PreparedEmail {
 	email: IDataObject;
 	summary: IDataObject;
-	binaryAttachments: Array<{ property: string; fileName: string }>;
+	binaryAttachments: PlannedBinary[];
 }
 
 function readRecipients(
@@ -258,10 +266,12 @@ function readRecipients(
 ): Address[] {
 	const value =
 		mode === 'pairs'
-			? ((context.getNodeParameter(`${key}Pairs.recipients`, itemIndex, []) as IDataObject[]) ?? []).filter(
+			? (
+					(readParameter(context, `${key}Pairs.recipients`, itemIndex, []) as IDataObject[]) ?? []
+				).filter(
 					(row) => String(row.email ?? '').trim() !== '' || String(row.name ?? '').trim() !== '',
 				)
-			: context.getNodeParameter(key, itemIndex, '');
+			: readParameter(context, key, itemIndex, '', { list: true });
 	const parsed = parseAddresses(value);
 	if (!parsed.ok) throw invalidInput(context, itemIndex, displayName, parsed.problem);
 	return parsed.addresses;
@@ -271,90 +281,51 @@ function readTemplate(context: IExecuteFunctions, itemIndex: number): IDataObjec
 	const rawId = requiredString(context, itemIndex, 'templateId', 'Template ID');
 	const id = /^[1-9]\d{0,15}$/.test(rawId) ? Number(rawId) : rawId;
 	let variables: IDataObject = {};
-	if (context.getNodeParameter('variablesInput', itemIndex, 'pairs') === 'json') {
-		const raw = context.getNodeParameter('templateVariablesJson', itemIndex, '{}') as unknown;
+	if (readParameter(context, 'variablesInput', itemIndex, 'pairs') === 'json') {
+		const raw = readParameter(context, 'templateVariablesJson', itemIndex, '{}') as unknown;
 		let parsed: unknown = raw;
 		if (typeof raw === 'string') {
 			try {
 				parsed = raw.trim() === '' ? {} : JSON.parse(raw);
 			} catch (error) {
-				throw invalidInput(context, itemIndex, 'Template Variables (JSON)', `is not valid JSON (${(error as Error).message})`);
+				throw invalidInput(
+					context,
+					itemIndex,
+					'Template Variables (JSON)',
+					`is not valid JSON (${(error as Error).message})`,
+				);
 			}
 		}
 		if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-			throw invalidInput(context, itemIndex, 'Template Variables (JSON)', 'must be a JSON object of variable names and values');
+			throw invalidInput(
+				context,
+				itemIndex,
+				'Template Variables (JSON)',
+				'must be a JSON object of variable names and values',
+			);
 		}
 		for (const [name, value] of Object.entries(parsed)) {
 			if (value !== null && typeof value === 'object') {
-				throw invalidInput(context, itemIndex, 'Template Variables (JSON)', `the value of "${name}" must be text, a number or a boolean`);
+				throw invalidInput(
+					context,
+					itemIndex,
+					'Template Variables (JSON)',
+					`the value of "${name}" must be text, a number or a boolean`,
+				);
 			}
 		}
 		variables = parsed as IDataObject;
 	} else {
-		const rows = (context.getNodeParameter('templateVariables.variables', itemIndex, []) as IDataObject[]) ?? [];
+		const rows =
+			(readParameter(context, 'templateVariables.variables', itemIndex, []) as IDataObject[]) ?? [];
 		for (const row of rows) {
 			const name = String(row.name ?? '').trim();
-			if (!name) throw invalidInput(context, itemIndex, 'Template Variables', 'a variable has no name');
+			if (!name)
+				throw invalidInput(context, itemIndex, 'Template Variables', 'a variable has no name');
 			variables[name] = (row.value ?? '') as string;
 		}
 	}
 	return { id, variables };
-}
-
-/**
- * Which binary properties to attach and under which file names, checked before anything is sent. The bytes are
- * read only when the item is sent (loadBinaryAttachments), so a run over many items never holds every item's
- * files in memory at once.
- */
-function planBinaryAttachments(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-): Array<{ property: string; fileName: string }> {
-	const properties = String(options.binaryAttachments ?? '')
-		.split(',')
-		.map((name) => name.trim())
-		.filter((name) => name !== '');
-	const renames = new Map(
-		(((options.attachmentFileNames as IDataObject | undefined)?.names as IDataObject[] | undefined) ?? [])
-			.filter((row) => String(row.fileName ?? '').trim() !== '')
-			.map((row) => [String(row.binaryPropertyName ?? '').trim(), String(row.fileName).trim()]),
-	);
-	const binary = context.getInputData()[itemIndex].binary ?? {};
-	const planned: Array<{ property: string; fileName: string }> = [];
-	for (const property of properties) {
-		const data = binary[property];
-		if (!data) {
-			const present = Object.keys(binary);
-			throw invalidInput(
-				context,
-				itemIndex,
-				'Attachments (Binary Properties)',
-				`the input item has no binary property "${property}"`,
-				present.length ? `Binary properties on this item: ${present.join(', ')}` : 'This item carries no binary data.',
-			);
-		}
-		const fileName =
-			renames.get(property) ?? data.fileName ?? (data.fileExtension ? `${property}.${data.fileExtension}` : property);
-		if (planned.some((attachment) => attachment.fileName === fileName)) {
-			throw invalidInput(context, itemIndex, 'Attachments (Binary Properties)', `two attachments are named "${fileName}"`, 'Rename one under Attachment File Names.');
-		}
-		planned.push({ property, fileName });
-	}
-	return planned;
-}
-
-/** Reads the planned files through n8n's binary data service (works when n8n keeps binaries on disk or in a database). */
-async function loadBinaryAttachments(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	planned: Array<{ property: string; fileName: string }>,
-): Promise<Record<string, string>> {
-	const attachments: Record<string, string> = {};
-	for (const { property, fileName } of planned) {
-		attachments[fileName] = (await context.helpers.getBinaryDataBuffer(itemIndex, property)).toString('base64');
-	}
-	return attachments;
 }
 
 /**
@@ -366,17 +337,15 @@ type SenderCheck = (itemIndex: number, email: string) => Promise<void>;
 function senderCheck(context: IExecuteFunctions, client: MessagingClient): SenderCheck {
 	let senders: Promise<string[]> | undefined;
 	return async (itemIndex, email) => {
-		senders ??= client.request({ method: 'GET', path: '/smtp/senders', itemIndex }).then((answer) =>
-			(Array.isArray(answer) ? answer : []).map((sender) =>
-				String(typeof sender === 'object' && sender !== null ? (sender as IDataObject).email : sender).toLowerCase(),
-			),
+		senders ??= approvedSenders(client, itemIndex).then((emails) =>
+			emails.map((sender) => sender.toLowerCase()),
 		);
 		const approved = await senders;
 		if (!approved.includes(email.toLowerCase())) {
 			throw invalidInput(
 				context,
 				itemIndex,
-				'From Email',
+				'From',
 				`"${email}" is not an approved sender of the account`,
 				approved.length
 					? `Approved senders: ${approved.join(', ')}. Add the address with Sender → Add Address, or choose one from the list.`
@@ -386,45 +355,51 @@ function senderCheck(context: IExecuteFunctions, client: MessagingClient): Sende
 	};
 }
 
-async function prepare(context: IExecuteFunctions, itemIndex: number, checkSender: SenderCheck): Promise<PreparedEmail> {
-	const fromEmail = requiredEmail(context, itemIndex, 'fromEmail', 'From Email');
-	const fromName = String(context.getNodeParameter('fromName', itemIndex, '') ?? '').trim();
-	const mode = context.getNodeParameter('recipientsInput', itemIndex, 'text') as string;
+async function prepare(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	checkSender: SenderCheck,
+): Promise<PreparedEmail> {
+	const fromEmail = requiredEmail(context, itemIndex, 'fromEmail', 'From');
+	const fromName = readText(context, 'fromName', itemIndex).trim();
+	const mode = readParameter(context, 'recipientsInput', itemIndex, 'text') as string;
 	const to = readRecipients(context, itemIndex, mode, 'to', 'To');
 	const cc = readRecipients(context, itemIndex, mode, 'cc', 'Cc');
 	const bcc = readRecipients(context, itemIndex, mode, 'bcc', 'Bcc');
-	if (to.length === 0) throw invalidInput(context, itemIndex, 'To', 'no recipient', 'Give at least one address.');
+	if (to.length === 0)
+		throw invalidInput(context, itemIndex, 'To', 'no recipient', 'Give at least one address.');
 	const subject = requiredString(context, itemIndex, 'subject', 'Subject');
 
 	const email: IDataObject = {};
 	const summary: IDataObject = {};
-	if (context.getNodeParameter('content', itemIndex, 'htmlAndText') === 'template') {
+	if (readParameter(context, 'content', itemIndex, 'htmlAndText') === 'template') {
 		const template = readTemplate(context, itemIndex);
 		email.template = template;
 		summary.template = { id: template.id };
 	} else {
-		const html = String(context.getNodeParameter('html', itemIndex, '') ?? '');
-		const text = String(context.getNodeParameter('text', itemIndex, '') ?? '');
+		const html = readText(context, 'html', itemIndex);
+		const text = readText(context, 'text', itemIndex);
 		if (!html.trim() && !text.trim()) {
-			throw invalidInput(context, itemIndex, 'HTML', 'no content: fill in HTML or Text', 'Or choose Content: Template.');
+			throw invalidInput(
+				context,
+				itemIndex,
+				'HTML',
+				'no content: fill in HTML or Text',
+				'Or choose Content: Template.',
+			);
 		}
 		if (html.trim()) email.html = Buffer.from(html, 'utf8').toString('base64');
 		if (text.trim()) email.text = text;
-		if (context.getNodeParameter('autoPlainText', itemIndex, false) === true) email.auto_plain_text = true;
+		if (readParameter(context, 'autoPlainText', itemIndex, false) === true)
+			email.auto_plain_text = true;
 	}
 
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const textAttachments: Record<string, string> = {};
-	for (const row of ((options.textAttachments as IDataObject | undefined)?.attachments as IDataObject[] | undefined) ?? []) {
-		const fileName = String(row.fileName ?? '').trim();
-		if (!fileName) throw invalidInput(context, itemIndex, 'Text Attachments', 'an attachment has no file name');
-		if (textAttachments[fileName] !== undefined) throw invalidInput(context, itemIndex, 'Text Attachments', `two attachments are named "${fileName}"`);
-		textAttachments[fileName] = String(row.content ?? '');
-	}
-	const binaryAttachments = planBinaryAttachments(context, itemIndex, options);
-	if (binaryAttachments.some(({ fileName }) => textAttachments[fileName] !== undefined)) {
-		throw invalidInput(context, itemIndex, 'Attachments (Binary Properties)', 'a binary attachment has the name of a text attachment');
-	}
+	const options = readParameter(context, 'options', itemIndex, {}) as IDataObject;
+	const { textAttachments, binaryAttachments, attachmentNames } = readAttachments(
+		context,
+		itemIndex,
+		options,
+	);
 	await checkSender(itemIndex, fromEmail);
 
 	Object.assign(email, {
@@ -435,7 +410,6 @@ async function prepare(context: IExecuteFunctions, itemIndex: number, checkSende
 		...(bcc.length ? { bcc } : {}),
 		...(Object.keys(textAttachments).length ? { attachments: textAttachments } : {}),
 	});
-	const attachmentNames = [...Object.keys(textAttachments), ...binaryAttachments.map(({ fileName }) => fileName)];
 	Object.assign(summary, {
 		subject,
 		from: email.from,
@@ -447,20 +421,32 @@ async function prepare(context: IExecuteFunctions, itemIndex: number, checkSende
 	return { email, summary, binaryAttachments };
 }
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	const checkSender = senderCheck(this, client);
 	return await runPerItem(this, client, {
 		prepare: async (itemIndex) => await prepare(this, itemIndex, checkSender),
 		send: async ({ email, summary, binaryAttachments }, itemIndex) => {
 			const attachments = await loadBinaryAttachments(this, itemIndex, binaryAttachments);
-			const answer = (await client.request<IDataObject>({
-				method: 'POST',
-				path: '/smtp/emails',
-				body: { email: Object.keys(attachments).length ? { ...email, attachments_binary: attachments } : email },
-				idempotent: false,
-				itemIndex,
-			})) ?? {};
-			return { id: answer.id === undefined ? undefined : String(answer.id), result: answer.result, ...summary } as IDataObject;
+			const answer =
+				(await client.request<IDataObject>({
+					method: 'POST',
+					path: '/smtp/emails',
+					body: {
+						email: Object.keys(attachments).length
+							? { ...email, attachments_binary: attachments }
+							: email,
+					},
+					idempotent: false,
+					itemIndex,
+				})) ?? {};
+			return {
+				id: answer.id === undefined ? undefined : String(answer.id),
+				result: answer.result,
+				...summary,
+			} as IDataObject;
 		},
 	});
 }

@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Send Request',
 				value: 'sendRequest',
-				description: 'Email a contact a request to confirm resubscription (at most 5 per account per 24 hours)',
+				description:
+					'Email a contact a request to confirm resubscription (at most 5 per account per 24 hours)',
 				action: 'Send a resubscription request',
 			},
 		],

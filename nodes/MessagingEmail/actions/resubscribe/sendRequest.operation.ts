@@ -10,6 +10,7 @@ import {
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { requiredEmail } from '../../helpers/fields';
+import { readParameter } from '../../../shared/parameters';
 
 /** The service's documented limit for POST /smtp/resubscribe. */
 export const RESUBSCRIBE_LIMIT_PER_DAY = 5;
@@ -25,14 +26,28 @@ const properties: INodeProperties[] = [
 		description: 'The unsubscribed contact to ask for confirmation',
 	},
 	{
-		displayName: 'Sender Email Name or ID',
+		displayName: 'Sender Email',
 		name: 'sender',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSenders' },
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
 		required: true,
-		default: '',
 		description:
-			'Sender address of the request email. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'Sender address of the request email, an approved sender address of your account: pick it from the list or type it',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a sender...',
+				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
+			},
+			{
+				displayName: 'By Address',
+				name: 'email',
+				type: 'string',
+				placeholder: 'e.g. sender@example.com',
+			},
+		],
 	},
 	{
 		displayName: 'Options',
@@ -53,12 +68,18 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['resubscribe'], operation: ['sendRequest'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['resubscribe'], operation: ['sendRequest'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const options = readParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const lang = String(options.lang ?? '').trim();
 			return {
 				email: requiredEmail(this, itemIndex, 'email', 'Email'),
@@ -68,7 +89,13 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 		},
 		send: async (body, itemIndex) => {
 			const answer = await client
-				.request<IDataObject>({ method: 'POST', path: '/smtp/resubscribe', body, idempotent: false, itemIndex })
+				.request<IDataObject>({
+					method: 'POST',
+					path: '/smtp/resubscribe',
+					body,
+					idempotent: false,
+					itemIndex,
+				})
 				.catch((error: unknown) => {
 					if (error instanceof NodeApiError && /limit/i.test(error.message)) {
 						error.description =
@@ -77,7 +104,12 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 					}
 					return Promise.reject(error);
 				});
-			return { id: answer.id === undefined ? undefined : String(answer.id), result: answer.result, email: body.email, sender: body.sender };
+			return {
+				id: answer.id === undefined ? undefined : String(answer.id),
+				result: answer.result,
+				email: body.email,
+				sender: body.sender,
+			};
 		},
 	});
 }

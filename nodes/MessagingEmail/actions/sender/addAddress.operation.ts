@@ -1,4 +1,10 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
@@ -24,16 +30,27 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['sender'], operation: ['addAddress'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sender'], operation: ['addAddress'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => ({
 			email: requiredEmail(this, itemIndex, 'email', 'Email'),
 			name: requiredString(this, itemIndex, 'name', 'Name'),
 		}),
 		send: async (body, itemIndex) => {
-			const answer = await client.request<IDataObject>({ method: 'POST', path: '/senders', body, itemIndex });
+			const answer = await client.request<IDataObject>({
+				method: 'POST',
+				path: '/senders',
+				body,
+				itemIndex,
+			});
 			return { result: answer?.result ?? true, ...body };
 		},
 	});

@@ -5,12 +5,15 @@ import type { MessagingClient } from '../../../shared/transport/client';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: () => undefined,
 		send: async (_prepared, itemIndex) => {
-			const answer = await client.request({ method: 'GET', path: '/smtp/ips', itemIndex });
-			return (Array.isArray(answer) ? answer : []).map((ip) => ({ ip: String(ip) }));
+			const answer = await client.requestList({ method: 'GET', path: '/smtp/ips', itemIndex });
+			return answer.map((ip) => ({ ip: String(ip) }));
 		},
 	});
 }

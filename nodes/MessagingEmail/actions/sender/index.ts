@@ -14,14 +14,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['sender'] } },
 		options: [
-			{ name: 'Add Address', value: 'addAddress', description: 'Add a sender email address', action: 'Add a sender address' },
+			{
+				name: 'Add Address',
+				value: 'addAddress',
+				description: 'Add a sender email address',
+				action: 'Add a sender address',
+			},
 			{
 				name: 'Get Many Addresses',
 				value: 'getManyAddresses',
 				description: 'List the sender email addresses',
 				action: 'Get many sender addresses',
 			},
-			{ name: 'Get Many IPs', value: 'getManyIps', description: 'List the sending IP addresses', action: 'Get many sending ip addresses' },
+			{
+				name: 'Get Many IPs',
+				value: 'getManyIps',
+				description: 'List the sending IP addresses',
+				action: 'Get many sending IP addresses',
+			},
 		],
 		default: 'getManyAddresses',
 	},

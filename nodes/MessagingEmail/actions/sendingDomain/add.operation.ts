@@ -1,4 +1,9 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { invalidInput, runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
@@ -18,18 +23,29 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['sendingDomain'], operation: ['add'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sendingDomain'], operation: ['add'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
 			const domain = requiredString(this, itemIndex, 'domain', 'Domain').toLowerCase();
-			if (!DOMAIN_PATTERN.test(domain)) throw invalidInput(this, itemIndex, 'Domain', `"${domain}" is not a domain name`);
+			if (!DOMAIN_PATTERN.test(domain))
+				throw invalidInput(this, itemIndex, 'Domain', `"${domain}" is not a domain name`);
 			return domain;
 		},
 		// A refusal comes with HTTP 200 (`{data: {result: false, error: "domain exists"}}`); the transport raises it.
 		send: async (domain, itemIndex) => {
-			await client.request({ method: 'POST', path: apiPath`/v2/email-service/smtp/sender_domains/${domain}`, itemIndex });
+			await client.request({
+				method: 'POST',
+				path: apiPath`/v2/email-service/smtp/sender_domains/${domain}`,
+				itemIndex,
+			});
 			return { result: true, domain };
 		},
 	});

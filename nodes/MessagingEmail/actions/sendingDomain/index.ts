@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as add from './add.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 
-export { add, getMany as getAll };
+export { add, getAll };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,7 +13,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['sendingDomain'] } },
 		options: [
-			{ name: 'Add', value: 'add', description: 'Add a sending domain', action: 'Add a sending domain' },
+			{
+				name: 'Add',
+				value: 'add',
+				description: 'Add a sending domain',
+				action: 'Add a sending domain',
+			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
@@ -24,5 +29,5 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...add.description,
-	...getMany.description,
+	...getAll.description,
 ];

@@ -1,8 +1,15 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { runInChunks } from '../../helpers/batch';
-import { batchOptionsField, batchSize, emailsField, readEmails } from './shared';
+import { readBatching, runBulk } from '../../../shared/bulk';
+import { batchingField, emailsField, readEmails, UNSUBSCRIBE_BATCH_SIZE } from './shared';
+import { readText } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	emailsField,
@@ -13,25 +20,40 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: "Why the addresses are unsubscribed (kept with this item's addresses)",
 	},
-	batchOptionsField,
+	batchingField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['unsubscribe'], operation: ['add'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['unsubscribe'], operation: ['add'] } },
+	properties,
+);
 
 interface Unsubscription {
 	email: string;
 	comment?: string;
 }
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runInChunks<Unsubscription>(this, client, {
-		read: (itemIndex) => {
-			const comment = String(this.getNodeParameter('comment', itemIndex, '') ?? '').trim();
-			return readEmails(this, itemIndex).map((email) => (comment ? { email, comment } : { email }));
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runBulk<null, Unsubscription>(this, client, {
+		batching: readBatching(this, UNSUBSCRIBE_BATCH_SIZE, UNSUBSCRIBE_BATCH_SIZE),
+		prepare: (itemIndex) => {
+			const comment = readText(this, 'comment', itemIndex).trim();
+			const values = readEmails(this, itemIndex).map((email) =>
+				comment ? { email, comment } : { email },
+			);
+			return { key: '', group: null, values };
 		},
-		chunkSize: batchSize(this),
-		send: async (emails) => await client.request({ method: 'POST', path: '/smtp/unsubscribe', body: { emails: emails.map((entry): IDataObject => ({ ...entry })) } }),
-		output: (entries) => entries.map(({ itemIndex, value }) => ({ json: { ...value, result: true }, pairedItem: { item: itemIndex } })),
+		send: async ({ entries }) => {
+			await client.request({
+				method: 'POST',
+				path: '/smtp/unsubscribe',
+				body: { emails: entries.map(({ value }): IDataObject => ({ ...value })) },
+			});
+			return entries.map(({ value, items }) => ({ json: { ...value, result: true }, items }));
+		},
 		describeFailed: (values) => ({ emails: values.map((value) => value.email) }),
 	});
 }

@@ -1,4 +1,10 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
@@ -16,9 +22,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['unsubscribe'], operation: ['check'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['unsubscribe'], operation: ['check'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => requiredEmail(this, itemIndex, 'email', 'Email'),
 		send: async (email, itemIndex) => {

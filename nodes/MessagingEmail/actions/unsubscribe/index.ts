@@ -2,10 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as add from './add.operation';
 import * as check from './check.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as remove from './remove.operation';
 
-export { add, check, getMany as getAll, remove };
+export { add, check, getAll, remove };
 
 export const description: INodeProperties[] = [
 	{
@@ -15,9 +15,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['unsubscribe'] } },
 		options: [
-			{ name: 'Add', value: 'add', description: 'Add addresses to the unsubscribed list', action: 'Unsubscribe addresses' },
-			{ name: 'Check', value: 'check', description: 'Check whether an address is unsubscribed', action: 'Check an address' },
-			{ name: 'Get Many', value: 'getAll', description: 'List unsubscribed addresses', action: 'Get many unsubscribed addresses' },
+			{
+				name: 'Add',
+				value: 'add',
+				description: 'Add addresses to the unsubscribed list',
+				action: 'Unsubscribe addresses',
+			},
+			{
+				name: 'Check',
+				value: 'check',
+				description: 'Check whether an address is unsubscribed',
+				action: 'Check an address',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List unsubscribed addresses',
+				action: 'Get many unsubscribed addresses',
+			},
 			{
 				name: 'Remove',
 				value: 'remove',
@@ -29,6 +44,6 @@ export const description: INodeProperties[] = [
 	},
 	...add.description,
 	...remove.description,
-	...getMany.description,
+	...getAll.description,
 	...check.description,
 ];

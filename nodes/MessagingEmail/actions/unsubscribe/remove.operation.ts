@@ -1,20 +1,34 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { runInChunks } from '../../helpers/batch';
-import { batchOptionsField, batchSize, emailsField, readEmails } from './shared';
+import { readBatching, runBulk } from '../../../shared/bulk';
+import { batchingField, emailsField, readEmails, UNSUBSCRIBE_BATCH_SIZE } from './shared';
 
-const properties: INodeProperties[] = [emailsField, batchOptionsField];
+const properties: INodeProperties[] = [emailsField, batchingField];
 
-export const description = updateDisplayOptions({ show: { resource: ['unsubscribe'], operation: ['remove'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['unsubscribe'], operation: ['remove'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runInChunks<string>(this, client, {
-		read: (itemIndex) => readEmails(this, itemIndex),
-		chunkSize: batchSize(this),
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runBulk<null, string>(this, client, {
+		batching: readBatching(this, UNSUBSCRIBE_BATCH_SIZE, UNSUBSCRIBE_BATCH_SIZE),
+		prepare: (itemIndex) => ({ key: '', group: null, values: readEmails(this, itemIndex) }),
 		// The live service reads the list from a JSON body on DELETE (wire notes).
-		send: async (emails) => await client.request({ method: 'DELETE', path: '/smtp/unsubscribe', body: { emails } }),
-		output: (entries) => entries.map(({ itemIndex, value }) => ({ json: { email: value, result: true }, pairedItem: { item: itemIndex } })),
+		send: async ({ entries }) => {
+			const emails = entries.map((entry) => entry.value);
+			await client.request({ method: 'DELETE', path: '/smtp/unsubscribe', body: { emails } });
+			return entries.map(({ value, items }) => ({ json: { email: value, result: true }, items }));
+		},
 		describeFailed: (emails) => ({ emails }),
 	});
 }

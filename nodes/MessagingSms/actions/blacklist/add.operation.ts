@@ -1,9 +1,15 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { invalidInput } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runBulk } from '../../helpers/bulk';
+import { readPhones, runPhoneBulk } from '../../helpers/bulk';
 import { batchingField, phonesField } from '../../helpers/fields';
+import { readText } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	phonesField('Phone numbers to blacklist'),
@@ -18,13 +24,20 @@ const properties: INodeProperties[] = [
 	batchingField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['add'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blacklist'], operation: ['add'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runBulk(this, client, {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPhoneBulk(this, client, {
 		prepare: (itemIndex) => {
-			const text = String(this.getNodeParameter('description', itemIndex, '') ?? '').trim();
-			if (!text) throw invalidInput(this, itemIndex, 'Description', 'the service requires a description');
+			const text = readText(this, 'description', itemIndex).trim();
+			if (!text)
+				throw invalidInput(this, itemIndex, 'Description', 'the service requires a description');
 			const phones = readPhones(this, itemIndex);
 			return { key: text, group: text, phones: phones.map((phone) => ({ phone })) };
 		},

@@ -7,34 +7,55 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { MAX_PHONES_PER_QUERY, readPhones, runBulk } from '../../helpers/bulk';
+import { MAX_PHONES_PER_QUERY, readPhones, runPhoneBulk } from '../../helpers/bulk';
 import { batchingField, phonesField } from '../../helpers/fields';
-import { blacklistEntry, dataList } from '../../helpers/records';
+import { blacklistEntry, dataList } from '../../../shared/records/sms';
 
-const properties: INodeProperties[] = [phonesField('Phone numbers to look up in the blacklist'), batchingField];
+const properties: INodeProperties[] = [
+	phonesField('Phone numbers to look up in the blacklist'),
+	batchingField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['check'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blacklist'], operation: ['check'] } },
+	properties,
+);
 
 /** One output item per phone asked about: `blacklisted` true with the entry's fields, or false. */
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runBulk(this, client, {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPhoneBulk(this, client, {
 		maxBatchSize: MAX_PHONES_PER_QUERY,
-		prepare: (itemIndex) => ({ key: '', group: null, phones: readPhones(this, itemIndex).map((phone) => ({ phone })) }),
+		prepare: (itemIndex) => ({
+			key: '',
+			group: null,
+			phones: readPhones(this, itemIndex).map((phone) => ({ phone })),
+		}),
 		send: async ({ entries, items }) => {
-			const response = await client.request({
-				method: 'GET',
-				path: '/sms/black_list/by_numbers',
-				query: { phones: entries.map((entry) => entry.phone) },
-				itemIndex: items[0],
-			});
-			const found = new Map<string, IDataObject>(dataList(response).map((raw) => {
-				const record = blacklistEntry(raw);
-				return [record.phone as string, record];
-			}));
+			// An answer without its list is an error: read as "none found", it would clear blacklisted numbers.
+			const listed = await client.requestList(
+				{
+					method: 'GET',
+					path: '/sms/black_list/by_numbers',
+					query: { phones: entries.map((entry) => entry.phone) },
+					itemIndex: items[0],
+				},
+				dataList,
+			);
+			const found = new Map<string, IDataObject>(
+				listed.map((raw) => {
+					const record = blacklistEntry(raw);
+					return [record.phone as string, record];
+				}),
+			);
 			return entries.map((entry) => {
 				const record = found.get(entry.phone);
 				return {
-					json: record ? { ...record, phone: entry.phone, blacklisted: true } : { phone: entry.phone, blacklisted: false },
+					json: record
+						? { ...record, phone: entry.phone, blacklisted: true }
+						: { phone: entry.phone, blacklisted: false },
 					items: entry.items,
 				};
 			});

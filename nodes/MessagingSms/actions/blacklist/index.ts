@@ -2,10 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as add from './add.operation';
 import * as check from './check.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as remove from './remove.operation';
 
-export { add, check, getMany, remove };
+export { add, check, getAll, remove };
 
 export const description: INodeProperties[] = [
 	{
@@ -15,15 +15,35 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['blacklist'] } },
 		options: [
-			{ name: 'Add', value: 'add', description: 'Add phone numbers to the blacklist', action: 'Add phone numbers to the blacklist' },
-			{ name: 'Check Numbers', value: 'check', description: 'Check whether phone numbers are blacklisted', action: 'Check phone numbers against the blacklist' },
-			{ name: 'Get Many', value: 'getMany', description: 'List the blacklist', action: 'Get many blacklist entries' },
-			{ name: 'Remove', value: 'remove', description: 'Remove phone numbers from the blacklist', action: 'Remove phone numbers from the blacklist' },
+			{
+				name: 'Add',
+				value: 'add',
+				description: 'Add phone numbers to the blacklist',
+				action: 'Add phone numbers to the blacklist',
+			},
+			{
+				name: 'Check Numbers',
+				value: 'check',
+				description: 'Check whether phone numbers are blacklisted',
+				action: 'Check phone numbers against the blacklist',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List the blacklist',
+				action: 'Get many blacklist entries',
+			},
+			{
+				name: 'Remove',
+				value: 'remove',
+				description: 'Remove phone numbers from the blacklist',
+				action: 'Remove phone numbers from the blacklist',
+			},
 		],
 		default: 'add',
 	},
 	...add.description,
 	...remove.description,
-	...getMany.description,
+	...getAll.description,
 	...check.description,
 ];

@@ -1,16 +1,34 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runBulk } from '../../helpers/bulk';
+import { readPhones, runPhoneBulk } from '../../helpers/bulk';
 import { batchingField, phonesField } from '../../helpers/fields';
 
-const properties: INodeProperties[] = [phonesField('Phone numbers to take off the blacklist'), batchingField];
+const properties: INodeProperties[] = [
+	phonesField('Phone numbers to take off the blacklist'),
+	batchingField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['remove'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blacklist'], operation: ['remove'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runBulk(this, client, {
-		prepare: (itemIndex) => ({ key: '', group: null, phones: readPhones(this, itemIndex).map((phone) => ({ phone })) }),
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPhoneBulk(this, client, {
+		prepare: (itemIndex) => ({
+			key: '',
+			group: null,
+			phones: readPhones(this, itemIndex).map((phone) => ({ phone })),
+		}),
 		send: async ({ entries, items }) => {
 			const phones = entries.map((entry) => entry.phone);
 			const response = await client.request<object>({

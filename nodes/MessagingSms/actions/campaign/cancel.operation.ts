@@ -1,25 +1,48 @@
-import { NodeApiError, NodeOperationError, updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { readId } from '../../helpers/fields';
 import { campaignIdField } from './shared';
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['cancel'] } }, [campaignIdField]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['cancel'] } },
+	[campaignIdField],
+);
 
 /** The service's code for "sending has already started". */
 const ALREADY_SENDING = 602;
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
-		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign ID'),
+		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign'),
 		send: async (id, itemIndex) => {
 			try {
-				const response = await client.request<IDataObject>({ method: 'PUT', path: apiPath`/sms/campaigns/cancel/${id}`, itemIndex });
+				const response = await client.request<IDataObject>({
+					method: 'PUT',
+					path: apiPath`/sms/campaigns/cancel/${id}`,
+					itemIndex,
+				});
 				return { ...response, campaign_id: String(id) };
 			} catch (error) {
-				const failure = error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-				if (failure instanceof NodeApiError && Number(failure.context.serviceErrorCode) === ALREADY_SENDING) {
+				const failure =
+					error instanceof NodeApiError
+						? error
+						: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+				if (
+					failure instanceof NodeApiError &&
+					Number(failure.context.serviceErrorCode) === ALREADY_SENDING
+				) {
 					failure.description =
 						`Campaign ${id} can no longer be cancelled: the service has started sending it. ` +
 						'A campaign can be cancelled only before sending starts (while it is in moderation or scheduled).';

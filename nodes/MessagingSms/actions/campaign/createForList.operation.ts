@@ -1,23 +1,39 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
+import { addressBookIdField, readId } from '../../helpers/fields';
 import {
-	addressBookIdField,
 	bodyField,
 	campaignOptionsField,
 	readBody,
 	readCampaignOptions,
-	readId,
 	readSender,
 	senderField,
-} from '../../helpers/fields';
+} from './shared';
 
-const properties: INodeProperties[] = [senderField, addressBookIdField, bodyField, campaignOptionsField(true)];
+const properties: INodeProperties[] = [
+	senderField,
+	addressBookIdField,
+	bodyField,
+	campaignOptionsField(true),
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['createForList'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['createForList'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex): IDataObject => ({
 			sender: readSender(this, itemIndex),
@@ -26,8 +42,17 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 			...readCampaignOptions(this, itemIndex),
 		}),
 		send: async (request, itemIndex) => {
-			const response = await client.request<IDataObject>({ method: 'POST', path: '/sms/campaigns', body: request, itemIndex });
-			return { ...response, campaign_id: String(response.campaign_id ?? ''), ...(request.emulate ? { dryRun: true } : {}) };
+			const response = await client.request<IDataObject>({
+				method: 'POST',
+				path: '/sms/campaigns',
+				body: request,
+				itemIndex,
+			});
+			return {
+				...response,
+				campaign_id: String(response.campaign_id ?? ''),
+				...(request.emulate ? { dryRun: true } : {}),
+			};
 		},
 	});
 }

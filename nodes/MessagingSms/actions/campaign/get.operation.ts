@@ -1,16 +1,27 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { readId } from '../../helpers/fields';
-import { campaignDetail } from '../../helpers/records';
+import { campaignDetail } from '../../../shared/records/sms';
 import { campaignIdField } from './shared';
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['get'] } }, [campaignIdField]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['get'] } },
+	[campaignIdField],
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
-		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign ID'),
+		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign'),
 		send: async (id, itemIndex) => {
 			const response = await client.request<IDataObject>({
 				method: 'GET',

@@ -1,29 +1,31 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { chunk, invalidInput, runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { MAX_PHONES_PER_QUERY } from '../../helpers/bulk';
-import { bodyField, readBody, readRoute, readSender, routeField, senderField } from '../../helpers/fields';
-import { parsePhones } from '../../helpers/phones';
+import { optionalAddressBookIdField, readId } from '../../helpers/fields';
+import { bodyField, readBody, readRoute, readSender, routeField, senderField } from './shared';
+import { parsePhones } from '../../../shared/phones';
+import { readParameter } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	senderField,
 	bodyField,
-	{
-		displayName: 'Mailing List ID',
-		name: 'addressBookId',
-		type: 'string',
-		default: '',
-		placeholder: '1234567',
-		description: 'Price a campaign to this mailing list. Give either this or Phones, not both.',
-	},
+	optionalAddressBookIdField,
 	{
 		displayName: 'Phones',
 		name: 'phones',
 		type: 'string',
 		default: '',
 		placeholder: '380986235698, 380631234567',
-		description: 'Price a campaign to these numbers (list, or comma/newline-separated). Give either this or Mailing List ID, not both.',
+		description:
+			'Price a campaign to these numbers (list, or comma/newline-separated). Give either this or Mailing List ID, not both.',
 	},
 	{
 		displayName: 'Options',
@@ -35,45 +37,77 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['getCost'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['getCost'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
-			const rawList = this.getNodeParameter('addressBookId', itemIndex, '') as unknown;
-			const listGiven = rawList !== '' && rawList !== undefined && rawList !== null && rawList !== 0;
-			const rawPhones = this.getNodeParameter('phones', itemIndex, '') as unknown;
+			const rawList = readParameter(this, 'addressBookId', itemIndex, '', {
+				list: true,
+			}) as unknown;
+			const listGiven =
+				rawList !== '' && rawList !== undefined && rawList !== null && rawList !== 0;
+			const rawPhones = readParameter(this, 'phones', itemIndex, '', { list: true }) as unknown;
 			const { phones, invalid } = parsePhones(rawPhones);
 			const phonesGiven = phones.length > 0 || invalid.length > 0;
 			if (listGiven && phonesGiven) {
-				throw invalidInput(this, itemIndex, 'Mailing List ID', 'give either a Mailing List ID or Phones, not both');
+				throw invalidInput(
+					this,
+					itemIndex,
+					'Mailing List ID',
+					'give either a Mailing List ID or Phones, not both',
+				);
 			}
 			if (!listGiven && !phonesGiven) {
-				throw invalidInput(this, itemIndex, 'Mailing List ID', 'give either a Mailing List ID or Phones to price the campaign for');
+				throw invalidInput(
+					this,
+					itemIndex,
+					'Mailing List ID',
+					'give either a Mailing List ID or Phones to price the campaign for',
+				);
 			}
 			if (invalid.length) {
-				throw invalidInput(this, itemIndex, 'Phones', `not a valid phone number: ${invalid.map((phone) => JSON.stringify(phone)).join(', ')}`);
+				throw invalidInput(
+					this,
+					itemIndex,
+					'Phones',
+					`not a valid phone number: ${invalid.map((phone) => JSON.stringify(phone)).join(', ')}`,
+				);
 			}
-			let addressBookId: number | undefined;
-			if (listGiven) {
-				addressBookId = typeof rawList === 'number' ? rawList : /^\s*\d+\s*$/.test(String(rawList)) ? Number(rawList) : NaN;
-				if (!Number.isSafeInteger(addressBookId) || addressBookId < 1) {
-					throw invalidInput(this, itemIndex, 'Mailing List ID', `must be a positive whole number (got ${JSON.stringify(rawList)})`);
-				}
-			}
-			const query: IDataObject = { sender: readSender(this, itemIndex), body: readBody(this, itemIndex) };
+			const addressBookId = listGiven
+				? readId(this, itemIndex, 'addressBookId', 'Mailing List ID')
+				: undefined;
+			const query: IDataObject = {
+				sender: readSender(this, itemIndex),
+				body: readBody(this, itemIndex),
+			};
 			const route = readRoute(this, itemIndex, 'options.route');
 			if (route) query.route = route;
 			return { query, addressBookId, phones };
 		},
 		send: async ({ query, addressBookId, phones }, itemIndex) => {
 			const cost = async (extra: IDataObject) => {
-				const response = await client.request<IDataObject>({ method: 'GET', path: '/sms/campaigns/cost', query: { ...extra, ...query }, itemIndex });
+				const response = await client.request<IDataObject>({
+					method: 'GET',
+					path: '/sms/campaigns/cost',
+					query: { ...extra, ...query },
+					itemIndex,
+				});
 				return (response.data ?? {}) as IDataObject;
 			};
 			if (addressBookId !== undefined) {
 				const data = await cost({ addressBookId });
-				return { price: Number(data.price), currency: data.currency as string, addressBookId: String(addressBookId) };
+				return {
+					price: Number(data.price),
+					currency: data.currency as string,
+					addressBookId: String(addressBookId),
+				};
 			}
 			// Phones travel in the URL: long lists are priced in parts and summed.
 			let price = 0;

@@ -5,10 +5,10 @@ import * as createForList from './createForList.operation';
 import * as deleteCampaign from './delete.operation';
 import * as get from './get.operation';
 import * as getCost from './getCost.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as sendToNumbers from './sendToNumbers.operation';
 
-export { cancel, createForList, deleteCampaign as delete, get, getCost, getMany, sendToNumbers };
+export { cancel, createForList, deleteCampaign as delete, get, getAll, getCost, sendToNumbers };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,19 +18,54 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['campaign'] } },
 		options: [
-			{ name: 'Cancel', value: 'cancel', description: 'Cancel a campaign before sending starts', action: 'Cancel a campaign' },
-			{ name: 'Create for List', value: 'createForList', description: 'Send an SMS campaign to a mailing list', action: 'Create a campaign for a mailing list' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a campaign', action: 'Delete a campaign' },
-			{ name: 'Get', value: 'get', description: 'Get a campaign with the status of each phone', action: 'Get a campaign' },
-			{ name: 'Get Cost', value: 'getCost', description: 'Calculate what a campaign would cost', action: 'Get the cost of a campaign' },
-			{ name: 'Get Many', value: 'getMany', description: 'List campaigns created in a period', action: 'Get many campaigns' },
-			{ name: 'Send to Numbers', value: 'sendToNumbers', description: 'Send an SMS campaign to phone numbers', action: 'Send an SMS to phone numbers' },
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				description: 'Cancel a campaign before sending starts',
+				action: 'Cancel a campaign',
+			},
+			{
+				name: 'Create for List',
+				value: 'createForList',
+				description: 'Send an SMS campaign to a mailing list',
+				action: 'Create a campaign for a mailing list',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a campaign',
+				action: 'Delete a campaign',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a campaign with the status of each phone',
+				action: 'Get a campaign',
+			},
+			{
+				name: 'Get Cost',
+				value: 'getCost',
+				description: 'Calculate what a campaign would cost',
+				action: 'Get the cost of a campaign',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List campaigns created in a period',
+				action: 'Get many campaigns',
+			},
+			{
+				name: 'Send to Numbers',
+				value: 'sendToNumbers',
+				description: 'Send an SMS campaign to phone numbers',
+				action: 'Send an SMS to phone numbers',
+			},
 		],
 		default: 'sendToNumbers',
 	},
 	...createForList.description,
 	...sendToNumbers.description,
-	...getMany.description,
+	...getAll.description,
 	...get.description,
 	...cancel.description,
 	...getCost.description,

@@ -1,17 +1,22 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runBulk } from '../../helpers/bulk';
+import { readPhones, runPhoneBulk } from '../../helpers/bulk';
+import { batchingField, phonesField } from '../../helpers/fields';
 import {
-	batchingField,
 	bodyField,
 	campaignOptionsField,
-	phonesField,
 	readBody,
 	readCampaignOptions,
 	readSender,
 	senderField,
-} from '../../helpers/fields';
+} from './shared';
 
 const properties: INodeProperties[] = [
 	senderField,
@@ -21,11 +26,17 @@ const properties: INodeProperties[] = [
 	batchingField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['sendToNumbers'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['sendToNumbers'] } },
+	properties,
+);
 
 /** Items with the same sender, message and settings become one campaign per batch of recipients. */
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runBulk<IDataObject>(this, client, {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPhoneBulk<IDataObject>(this, client, {
 		prepare: (itemIndex) => {
 			const settings: IDataObject = {
 				sender: readSender(this, itemIndex),
@@ -33,7 +44,11 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 				...readCampaignOptions(this, itemIndex),
 			};
 			const phones = readPhones(this, itemIndex);
-			return { key: JSON.stringify(settings), group: settings, phones: phones.map((phone) => ({ phone })) };
+			return {
+				key: JSON.stringify(settings),
+				group: settings,
+				phones: phones.map((phone) => ({ phone })),
+			};
 		},
 		send: async ({ group: settings, entries, items }) => {
 			const phones = entries.map((entry) => entry.phone);
@@ -44,7 +59,11 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 				body: { sender, phones, body, ...rest },
 				itemIndex: items[0],
 			});
-			const json: IDataObject = { ...response, campaign_id: String(response.campaign_id ?? ''), phones };
+			const json: IDataObject = {
+				...response,
+				campaign_id: String(response.campaign_id ?? ''),
+				phones,
+			};
 			if (settings.emulate) json.dryRun = true;
 			return [{ json, items }];
 		},

@@ -1,14 +1,20 @@
 import {
 	updateDisplayOptions,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runBulk } from '../../helpers/bulk';
-import { addressBookIdField, batchingField, phonesField, readId, readTyped, variablesFields } from '../../helpers/fields';
+import { readPhones, runPhoneBulk } from '../../helpers/bulk';
+import {
+	addressBookIdField,
+	batchingField,
+	phonesField,
+	readId,
+	readTyped,
+	variablesFields,
+} from '../../helpers/fields';
 import type { TypedVariable } from '../../helpers/variables';
 
 const properties: INodeProperties[] = [
@@ -18,19 +24,29 @@ const properties: INodeProperties[] = [
 	batchingField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['phoneNumber'], operation: ['addWithVariables'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['phoneNumber'], operation: ['addWithVariables'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runBulk<number, TypedVariable[]>(this, client, {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPhoneBulk<number, TypedVariable[]>(this, client, {
 		prepare: (itemIndex) => {
 			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
 			const phones = readPhones(this, itemIndex);
 			const variables = readTyped(this, itemIndex);
-			return { key: String(addressBookId), group: addressBookId, phones: phones.map((phone) => ({ phone, data: variables })) };
+			return {
+				key: String(addressBookId),
+				group: addressBookId,
+				phones: phones.map((phone) => ({ phone, data: variables })),
+			};
 		},
 		send: async ({ group: addressBookId, entries, items }) => {
-			const phones: IDataObject = {};
-			for (const entry of entries) phones[entry.phone] = [entry.data ?? []] as unknown as IDataObject[];
+			const phones: Record<string, TypedVariable[][]> = {};
+			for (const entry of entries) phones[entry.phone] = [entry.data ?? []];
 			const response = await client.request<object>({
 				method: 'POST',
 				path: '/sms/numbers/variables',
@@ -39,7 +55,16 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 				unwrapSingle: true,
 				itemIndex: items[0],
 			});
-			return [{ json: { addressBookId: String(addressBookId), ...response, phones: entries.map((entry) => entry.phone) }, items }];
+			return [
+				{
+					json: {
+						addressBookId: String(addressBookId),
+						...response,
+						phones: entries.map((entry) => entry.phone),
+					},
+					items,
+				},
+			];
 		},
 	});
 }

@@ -17,15 +17,30 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['phoneNumber'] } },
 		options: [
-			{ name: 'Add', value: 'add', description: 'Add phone numbers to a mailing list', action: 'Add phone numbers to a list' },
+			{
+				name: 'Add',
+				value: 'add',
+				description: 'Add phone numbers to a mailing list',
+				action: 'Add phone numbers to a list',
+			},
 			{
 				name: 'Add With Variables',
 				value: 'addWithVariables',
 				description: 'Add phone numbers with variables to a mailing list',
 				action: 'Add phone numbers with variables to a list',
 			},
-			{ name: 'Get', value: 'get', description: 'Get one contact of a mailing list', action: 'Get a phone number' },
-			{ name: 'Remove', value: 'remove', description: 'Remove phone numbers from a mailing list', action: 'Remove phone numbers from a list' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one contact of a mailing list',
+				action: 'Get a phone number',
+			},
+			{
+				name: 'Remove',
+				value: 'remove',
+				description: 'Remove phone numbers from a mailing list',
+				action: 'Remove phone numbers from a list',
+			},
 			{
 				name: 'Update Contact Variables',
 				value: 'updateContactVariables',

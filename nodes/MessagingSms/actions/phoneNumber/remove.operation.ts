@@ -1,18 +1,37 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runBulk } from '../../helpers/bulk';
+import { readPhones, runPhoneBulk } from '../../helpers/bulk';
 import { addressBookIdField, batchingField, phonesField, readId } from '../../helpers/fields';
 
-const properties: INodeProperties[] = [addressBookIdField, phonesField('Phone numbers to remove from the mailing list'), batchingField];
+const properties: INodeProperties[] = [
+	addressBookIdField,
+	phonesField('Phone numbers to remove from the mailing list'),
+	batchingField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['phoneNumber'], operation: ['remove'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['phoneNumber'], operation: ['remove'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runBulk(this, client, {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPhoneBulk(this, client, {
 		prepare: (itemIndex) => {
 			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
-			return { key: String(addressBookId), group: addressBookId, phones: readPhones(this, itemIndex).map((phone) => ({ phone })) };
+			return {
+				key: String(addressBookId),
+				group: addressBookId,
+				phones: readPhones(this, itemIndex).map((phone) => ({ phone })),
+			};
 		},
 		send: async ({ group: addressBookId, entries, items }) => {
 			const phones = entries.map((entry) => entry.phone);

@@ -5,22 +5,20 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput, runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
-import { addressBookIdField, readId, readNamed, variablesFields } from '../../helpers/fields';
-import { parsePhones } from '../../helpers/phones';
+import {
+	addressBookIdField,
+	phoneField,
+	readId,
+	readNamed,
+	readPhone,
+	variablesFields,
+} from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	addressBookIdField,
-	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '+380 98 623 5698',
-		description: 'The one contact to change',
-	},
+	phoneField('The one contact to change'),
 	...variablesFields(false),
 ];
 
@@ -29,26 +27,31 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
 			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
-			const { phones, invalid } = parsePhones(this.getNodeParameter('phone', itemIndex, ''));
-			if (invalid.length || phones.length !== 1) {
-				throw invalidInput(this, itemIndex, 'Phone', invalid.length ? `not a valid phone number: "${invalid[0]}"` : 'give exactly one phone number');
-			}
+			const phone = readPhone(this, itemIndex);
 			// The reference: only name and value are sent for this operation.
-			return { addressBookId, phone: phones[0], variables: readNamed(this, itemIndex) };
+			return { addressBookId, phone, variables: readNamed(this, itemIndex) };
 		},
 		send: async ({ addressBookId, phone, variables }, itemIndex) => {
 			const response = await client.request<object>({
 				method: 'POST',
 				path: apiPath`/addressbooks/${addressBookId}/phones/variable`,
-				body: { phone, variables: variables as unknown as string[] },
+				body: { phone, variables },
 				idempotent: true,
 				itemIndex,
 			});
-			return { ...response, addressBookId: String(addressBookId), phone, variables: variables as unknown as string[] };
+			return {
+				...response,
+				addressBookId: String(addressBookId),
+				phone,
+				variables: variables.map((variable) => ({ ...variable })),
+			};
 		},
 	});
 }

@@ -1,8 +1,20 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runBulk } from '../../helpers/bulk';
-import { addressBookIdField, batchingField, phonesField, readId, readTyped, variablesFields } from '../../helpers/fields';
+import { readPhones, runPhoneBulk } from '../../helpers/bulk';
+import {
+	addressBookIdField,
+	batchingField,
+	phonesField,
+	readId,
+	readTyped,
+	variablesFields,
+} from '../../helpers/fields';
 import type { TypedVariable } from '../../helpers/variables';
 
 const properties: INodeProperties[] = [
@@ -12,10 +24,16 @@ const properties: INodeProperties[] = [
 	batchingField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['phoneNumber'], operation: ['updateVariables'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['phoneNumber'], operation: ['updateVariables'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, client: MessagingClient): Promise<INodeExecutionData[]> {
-	return await runBulk<{ addressBookId: number; variables: TypedVariable[] }>(this, client, {
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPhoneBulk<{ addressBookId: number; variables: TypedVariable[] }>(this, client, {
 		prepare: (itemIndex) => {
 			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
 			const phones = readPhones(this, itemIndex);
@@ -32,7 +50,7 @@ export async function execute(this: IExecuteFunctions, client: MessagingClient):
 			const response = await client.request<object>({
 				method: 'PUT',
 				path: '/sms/numbers',
-				body: { addressBookId, phones, variables: variables as unknown as string[] },
+				body: { addressBookId, phones, variables },
 				unwrapSingle: true,
 				itemIndex: items[0],
 			});

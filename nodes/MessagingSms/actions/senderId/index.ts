@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 
-export { getMany };
+export { getAll };
 
 export const description: INodeProperties[] = [
 	{
@@ -11,8 +11,15 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['senderId'] } },
-		options: [{ name: 'Get Many', value: 'getMany', description: 'List sender IDs with their moderation status', action: 'Get many sender ids' }],
-		default: 'getMany',
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List sender IDs with their moderation status',
+				action: 'Get many SMS senders',
+			},
+		],
+		default: 'getAll',
 	},
-	...getMany.description,
+	...getAll.description,
 ];

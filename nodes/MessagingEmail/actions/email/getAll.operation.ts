@@ -1,0 +1,105 @@
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { checkDateRange, readDateParameter } from '../../../shared/dates';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
+import { runPerItem } from '../../../shared/items';
+import type { MessagingClient } from '../../../shared/transport/client';
+import { normaliseEmailRecord } from '../../../shared/records/email';
+import { readParameter } from '../../../shared/parameters';
+
+const displayOptions = { show: { resource: ['email'], operation: ['getAll'] } };
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit({}),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Recipient',
+				name: 'recipient',
+				type: 'string',
+				default: '',
+				placeholder: 'name@email.com',
+				description: 'Only emails sent to this address',
+			},
+			{
+				displayName: 'Sender',
+				name: 'sender',
+				type: 'string',
+				default: '',
+				placeholder: 'name@email.com',
+				description: 'Only emails sent from this address',
+			},
+			{
+				displayName: 'Sent After',
+				name: 'from',
+				type: 'dateTime',
+				default: '',
+				description: "Only emails sent at or after this time (in the workflow's time zone)",
+			},
+			{
+				displayName: 'Sent Before',
+				name: 'to',
+				type: 'dateTime',
+				default: '',
+				description: "Only emails sent at or before this time (in the workflow's time zone)",
+			},
+			{
+				displayName: 'Skip Country',
+				name: 'skipCountry',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the service should leave the recipient country unspecified (country=off)',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: MessagingClient,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, client, {
+		prepare: (itemIndex) => {
+			const filters = readParameter(this, 'filters', itemIndex, {}) as IDataObject;
+			const query: IDataObject = {};
+			const from = readDateParameter(this, itemIndex, filters.from, 'Sent After');
+			const to = readDateParameter(this, itemIndex, filters.to, 'Sent Before');
+			checkDateRange(
+				this,
+				itemIndex,
+				{ value: from, displayName: 'Sent After' },
+				{ value: to, displayName: 'Sent Before' },
+			);
+			if (from) query.from = from;
+			if (to) query.to = to;
+			if (filters.sender) query.sender = String(filters.sender).trim();
+			if (filters.recipient) query.recipient = String(filters.recipient).trim();
+			if (filters.skipCountry === true) query.country = 'off';
+			return {
+				query,
+				...readReturnAllAndLimit(this, itemIndex),
+			};
+		},
+		send: async ({ query, returnAll, limit }, itemIndex) => {
+			const records = await client.paginate(
+				{ method: 'GET', path: '/smtp/emails', query, itemIndex },
+				{ returnAll, limit, pageSize: 100 },
+			);
+			return records.map(normaliseEmailRecord);
+		},
+	});
+}

@@ -1,0 +1,274 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { clientForPoll } from '../shared/client-factory';
+import { assertTimeZone, DAY_MS, dateToServiceTime, isServiceTime } from '../shared/serviceTime';
+import { isSmsEvent, smsOutput, type SmsEventType } from '../shared/records/sms';
+import { currentEvent, listCampaigns, readCampaign, sortedPhones, stepsTo } from './smsEvents';
+import {
+	isFinalLevel,
+	LEVEL,
+	phoneListDigest,
+	readSmsState,
+	SMS_STATE_VERSION,
+	type SmsCampaignState,
+	type SmsState,
+} from './smsState';
+
+export const DEFAULT_SMS_LOOK_BACK_DAYS = 3;
+const MAX_SMS_LOOK_BACK_DAYS = 30;
+/** "Fetch Test Event": at most this many items, from at most this many of the newest campaigns. */
+const SAMPLE_SIZE = 5;
+const SAMPLE_CAMPAIGNS = 5;
+/** Share of n8n's poll budget spent reading campaigns before the poll returns what it has. */
+const BUDGET_SHARE = 0.8;
+const DEFAULT_BUDGET_MS = 5 * 60_000;
+
+export interface SmsSettings {
+	events: SmsEventType[];
+	lookBackDays: number;
+	includeLookBack: boolean;
+	maxEventsPerPoll: number;
+	timeZone: string;
+}
+
+export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: number): SmsSettings {
+	const node = context.getNode();
+	const rawEvents = context.getNodeParameter('events', []) as unknown;
+	const events = (Array.isArray(rawEvents) ? rawEvents : [rawEvents]).filter(isSmsEvent);
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const lookBackDays = Number(options.smsLookBackDays ?? DEFAULT_SMS_LOOK_BACK_DAYS);
+	if (
+		!Number.isFinite(lookBackDays) ||
+		lookBackDays <= 0 ||
+		lookBackDays > MAX_SMS_LOOK_BACK_DAYS
+	) {
+		throw new NodeOperationError(
+			node,
+			`SMS Look-Back (Days): must be more than 0 and at most ${MAX_SMS_LOOK_BACK_DAYS}, not ${String(options.smsLookBackDays)}`,
+		);
+	}
+	const maxEventsPerPoll = Number(options.maxEventsPerPoll ?? defaultMaxEvents);
+	if (!Number.isInteger(maxEventsPerPoll) || maxEventsPerPoll < 1) {
+		throw new NodeOperationError(
+			node,
+			`Max Events per Poll: must be a whole number of at least 1, not ${String(options.maxEventsPerPoll)}`,
+		);
+	}
+	const timeZone = String(options.serviceTimeZone ?? '').trim() || 'UTC';
+	try {
+		assertTimeZone(timeZone);
+	} catch {
+		throw new NodeOperationError(node, `Service Time Zone: "${timeZone}" is not a time zone name`, {
+			description:
+				'Use an IANA zone name such as UTC or Europe/Berlin: the zone of your account on the service.',
+		});
+	}
+	return {
+		events: [...new Set(events)],
+		lookBackDays,
+		includeLookBack: options.includeSmsLookBack === true,
+		maxEventsPerPoll,
+		timeZone,
+	};
+}
+
+export interface SmsPollResult {
+	items: INodeExecutionData[];
+	/** To be written (writeSmsState) only once the whole poll succeeded. */
+	state: SmsState;
+}
+
+const byDateThenId = (
+	[idA, a]: [string, SmsCampaignState],
+	[idB, b]: [string, SmsCampaignState],
+) => (a.sendDate < b.sendDate ? -1 : a.sendDate > b.sendDate ? 1 : Number(idA) - Number(idB));
+
+/**
+ * One scheduled poll: list the campaigns created within the look-back (1 request), then read the details of each
+ * followed campaign whose send date has passed and whose phones are not all final (1 request each, oldest first),
+ * and emit each phone's newly reached statuses once. Nothing is written here: the caller stores `state` after
+ * every part of the poll succeeded, so a failed poll repeats, it never skips.
+ */
+export async function pollSms(
+	context: IPollFunctions,
+	stored: IDataObject,
+	settings: SmsSettings,
+): Promise<SmsPollResult> {
+	const client = clientForPoll(context);
+	const startedAt = Date.now();
+	const budget =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : DEFAULT_BUDGET_MS;
+	const deadline = startedAt + Math.max(1000, budget * BUDGET_SHARE);
+	const node = context.getNode().name;
+	const previous = readSmsState(stored);
+	const warnings = previous.kind === 'valid' ? [...(previous.state.warnings ?? [])] : [];
+	const warn = (message: string) => {
+		context.logger.warn(`${node}: ${message}`, {
+			node,
+			workflowId: context.getWorkflow().id,
+		});
+		warnings.push(message);
+	};
+	const lookBackMs = settings.lookBackDays * DAY_MS;
+	if (previous.kind === 'damaged') {
+		warn(
+			`The saved SMS delivery state could not be read (${previous.reason}): campaigns are followed again from ` +
+				'now on; statuses reached before this poll are not emitted',
+		);
+	} else if (previous.kind === 'valid' && startedAt - previous.state.lastPollAt > lookBackMs) {
+		const days = ((startedAt - previous.state.lastPollAt) / DAY_MS).toFixed(1);
+		warn(
+			`No successful poll for ${days} days (more than the SMS look-back of ${settings.lookBackDays}): ` +
+				'campaigns created and finished in that time were not followed, their statuses are missing from this output',
+		);
+	}
+	// New campaigns on the first activation (or after damage) are taken as they are; later ones emit everything.
+	const baselineNew =
+		previous.kind === 'damaged' || (previous.kind === 'absent' && !settings.includeLookBack);
+	const campaigns: Record<string, SmsCampaignState> =
+		previous.kind === 'valid' ? previous.state.campaigns : {};
+	// A longer look-back (an edit) lists campaigns that were already followed and dropped: taken as they are.
+	const coveredFrom = previous.kind === 'valid' ? previous.state.listFrom : undefined;
+
+	const now = dateToServiceTime(startedAt, settings.timeZone);
+	const listFrom = dateToServiceTime(startedAt - lookBackMs, settings.timeZone);
+	const listed = await listCampaigns(context, client, listFrom);
+	const baseline = new Set<string>();
+	for (const campaign of listed) {
+		const id = String(campaign.id ?? '');
+		// Dry-run campaigns (id 0) are never stored by the service; anything else without an id cannot be read.
+		if (!/^[1-9]\d*$/.test(id)) continue;
+		const sendDate = String(campaign.send_date ?? '');
+		const known = campaigns[id];
+		if (known) {
+			if (isServiceTime(sendDate)) known.sendDate = sendDate; // rescheduled before sending
+			continue;
+		}
+		const created = String(campaign.date_created ?? '');
+		// The look-back applied here too: a campaign once followed and dropped must not come back as new.
+		if (created < listFrom && sendDate < listFrom) continue;
+		campaigns[id] = { created, sendDate };
+		if (baselineNew || (coveredFrom !== undefined && created < coveredFrom)) baseline.add(id);
+	}
+	// Not being listed proves nothing (the list's filter is the service's business): a deleted campaign is noticed
+	// when its details answer 404.
+	for (const [id, campaign] of Object.entries(campaigns)) {
+		if (campaign.created < listFrom && campaign.sendDate < listFrom) {
+			if (!campaign.done)
+				context.logger.info(
+					`${node}: SMS campaign ${id} sent ${campaign.sendDate} left the look-back with phones not final: no longer followed`,
+				);
+			delete campaigns[id];
+		}
+	}
+
+	const items: INodeExecutionData[] = [];
+	const cap = settings.maxEventsPerPoll;
+	let more = false;
+	const due = Object.entries(campaigns)
+		.filter(([, campaign]) => !campaign.done && !(campaign.sendDate > now))
+		.sort(byDateThenId);
+	for (const [id, campaign] of due) {
+		const quiet = baseline.has(id);
+		// Once the cap is reached (or the time is up) the rest waits: reading it now would be a wasted request.
+		if (!quiet && (items.length >= cap || Date.now() > deadline)) {
+			more = true;
+			continue;
+		}
+		const detail = await readCampaign(context, client, id);
+		if (detail === 'gone') {
+			context.logger.info(`${node}: SMS campaign ${id} no longer exists (deleted): not followed`);
+			delete campaigns[id];
+			continue;
+		}
+		const phones = sortedPhones(detail);
+		const digest = phoneListDigest(phones.map((phone) => phone.phone));
+		let levels = [...(campaign.levels ?? '')];
+		let silent = quiet;
+		if (campaign.phones !== digest) {
+			if (levels.some((level) => level !== LEVEL.none)) {
+				warn(
+					`SMS campaign ${id}: its list of phones changed after sending began; its phones are taken as they ` +
+						'are now (statuses reached since the last poll are not emitted)',
+				);
+				silent = true;
+			}
+			levels = phones.map(() => LEVEL.none);
+		}
+		phoneLoop: for (const [index, phone] of phones.entries()) {
+			for (const step of stepsTo(levels[index], phone)) {
+				if (!silent && step.event && settings.events.includes(step.event)) {
+					if (items.length >= cap) {
+						more = true;
+						break phoneLoop;
+					}
+					items.push({
+						json: smsOutput(step.event, id, detail, phone, startedAt, settings.timeZone),
+					});
+				}
+				levels[index] = step.level;
+			}
+		}
+		if (levels.every(isFinalLevel)) {
+			campaigns[id] = { created: campaign.created, sendDate: campaign.sendDate, done: true };
+		} else {
+			campaign.phones = digest;
+			campaign.levels = levels.join('');
+		}
+	}
+	if (more) {
+		context.logger.info(
+			`${node}: emitted ${items.length} SMS events; more are waiting for the next poll`,
+		);
+	}
+
+	const state: SmsState = {
+		version: SMS_STATE_VERSION,
+		lastPollAt: startedAt,
+		listFrom,
+		campaigns,
+	};
+	if (items.length > 0 && warnings.length > 0) items[0].json.metadata = { warnings };
+	else if (warnings.length > 0) state.warnings = warnings;
+	return { items, state };
+}
+
+/** "Fetch Test Event": the statuses of the newest campaigns whose send date has passed; the state is untouched. */
+export async function sampleSms(
+	context: IPollFunctions,
+	settings: SmsSettings,
+): Promise<INodeExecutionData[]> {
+	const client = clientForPoll(context);
+	const startedAt = Date.now();
+	const now = dateToServiceTime(startedAt, settings.timeZone);
+	const listFrom = dateToServiceTime(startedAt - settings.lookBackDays * DAY_MS, settings.timeZone);
+	const newest = (await listCampaigns(context, client, listFrom))
+		.map((campaign) => ({
+			id: String(campaign.id ?? ''),
+			sendDate: String(campaign.send_date ?? ''),
+		}))
+		.filter((campaign) => /^[1-9]\d*$/.test(campaign.id) && !(campaign.sendDate > now))
+		.sort((a, b) =>
+			a.sendDate > b.sendDate ? -1 : a.sendDate < b.sendDate ? 1 : Number(b.id) - Number(a.id),
+		)
+		.slice(0, SAMPLE_CAMPAIGNS);
+	const items: INodeExecutionData[] = [];
+	for (const campaign of newest) {
+		const detail = await readCampaign(context, client, campaign.id);
+		if (detail === 'gone') continue;
+		for (const phone of sortedPhones(detail)) {
+			const event = currentEvent(phone);
+			if (!event || !settings.events.includes(event)) continue;
+			items.push({
+				json: smsOutput(event, campaign.id, detail, phone, startedAt, settings.timeZone),
+			});
+			if (items.length >= SAMPLE_SIZE) return items;
+		}
+	}
+	return items;
+}

@@ -1,0 +1,59 @@
+/** Phone input as users give it, normalised to the digits the service expects (`+380 (98) 623-56-98` → `380986235698`). */
+
+export interface PhoneParseResult {
+	phones: string[];
+	invalid: string[];
+}
+
+const SEPARATORS = /[\n\r,;]+/;
+/** What people write inside a phone number: spaces, dashes, dots, brackets, a leading plus. */
+const DECORATION = /[\s\-.()/]/g;
+
+/** One phone to digits, or undefined when it is not a phone (letters, too short or too long for E.164). */
+export function normalizePhone(value: unknown): string | undefined {
+	if (typeof value === 'number')
+		return Number.isSafeInteger(value) && value > 0 ? normalizePhone(String(value)) : undefined;
+	if (typeof value !== 'string') return undefined;
+	let text = value.trim().replace(DECORATION, '');
+	if (text.startsWith('+')) text = text.slice(1);
+	if (!/^\d{7,15}$/.test(text)) return undefined;
+	return text;
+}
+
+/**
+ * Accepts a list (array), a comma / semicolon / newline-separated string, or a single value. Empty entries are
+ * ignored; duplicates are kept once, in first-seen order.
+ */
+export function parsePhones(input: unknown): PhoneParseResult {
+	const raw: unknown[] = Array.isArray(input)
+		? input.flatMap((entry) => (typeof entry === 'string' ? entry.split(SEPARATORS) : [entry]))
+		: typeof input === 'string'
+			? input.split(SEPARATORS)
+			: input === undefined || input === null
+				? []
+				: [input];
+	const phones: string[] = [];
+	const invalid: string[] = [];
+	const seen = new Set<string>();
+	for (const entry of raw) {
+		if (entry === undefined || entry === null || (typeof entry === 'string' && !entry.trim()))
+			continue;
+		const phone = normalizePhone(entry);
+		if (phone === undefined) {
+			invalid.push(typeof entry === 'string' ? entry.trim() : JSON.stringify(entry));
+		} else if (!seen.has(phone)) {
+			seen.add(phone);
+			phones.push(phone);
+		}
+	}
+	return { phones, invalid };
+}
+
+/** A phone from the service (digit string or JSON number) as a string. */
+export function phoneToString(value: unknown): string {
+	if (typeof value === 'number')
+		return Number.isSafeInteger(value)
+			? String(value)
+			: value.toLocaleString('fullwide', { useGrouping: false });
+	return String(value ?? '');
+}

@@ -1,0 +1,58 @@
+import type { IDataObject } from 'n8n-workflow';
+
+const toNumber = (value: unknown): unknown => {
+	if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+	return value;
+};
+
+const toIdString = (value: unknown): unknown => (typeof value === 'number' ? String(value) : value);
+
+function numbersIn(record: IDataObject, keys: string[]): IDataObject {
+	const result: IDataObject = { ...record };
+	for (const key of keys)
+		if (key in result) result[key] = toNumber(result[key]) as IDataObject[string];
+	return result;
+}
+
+/**
+ * A sent-email record: the service sends `total_size` and `smtp_answer_code` as strings in the single-email answer
+ * and as numbers in lists; here they are always numbers, the id always a string. Everything else is kept.
+ */
+export function normaliseEmailRecord(raw: unknown): IDataObject {
+	if (typeof raw !== 'object' || raw === null) return { value: raw as IDataObject[string] };
+	const record = numbersIn(raw as IDataObject, ['total_size', 'smtp_answer_code']);
+	if ('id' in record) record.id = toIdString(record.id) as string;
+	if (
+		typeof record.tracking === 'object' &&
+		record.tracking !== null &&
+		!Array.isArray(record.tracking)
+	) {
+		record.tracking = numbersIn(record.tracking as IDataObject, ['click', 'open']);
+	}
+	return record;
+}
+
+/** An unsubscribed entry: the 0/1 flags as numbers. */
+export function normaliseUnsubscribe(raw: unknown): IDataObject {
+	if (typeof raw !== 'object' || raw === null) return { value: raw as IDataObject[string] };
+	return numbersIn(raw as IDataObject, [
+		'unsubscribe_by_link',
+		'unsubscribe_by_user',
+		'spam_complaint',
+	]);
+}
+
+/** A sending domain: ids as strings (as every id in this package), the other numeric fields as numbers. */
+export function normaliseDomain(raw: unknown): IDataObject {
+	if (typeof raw !== 'object' || raw === null) return { value: raw as IDataObject[string] };
+	const record = numbersIn(raw as IDataObject, [
+		'service_type',
+		'status',
+		'auto_free_prolong',
+		'ssl_type',
+		'ssl_generated',
+	]);
+	for (const key of ['id', 'user_id'])
+		if (key in record) record[key] = toIdString(record[key]) as string;
+	return record;
+}

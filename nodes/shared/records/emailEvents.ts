@@ -1,0 +1,184 @@
+/**
+ * The one output shape of an email event (bounce, unsubscribe), whichever part of the package emits it: Bounce →
+ * Get Many, the polling trigger and the webhook trigger. Flat camelCase fields for the facts users map
+ * (`email`, `eventTime`, `smtpCode`, …) and the record exactly as the service gave it under `raw`.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { dateToServiceTime, serviceTimeToDate } from '../serviceTime';
+
+/** 5xx (or a 5.x.x subcode) is a permanent failure, 4xx a temporary one. */
+export function bounceType(code: unknown, subcode: unknown): 'hard' | 'soft' | 'unknown' {
+	const codeClass = String(code ?? '')
+		.trim()
+		.charAt(0);
+	const digit =
+		codeClass === '4' || codeClass === '5'
+			? codeClass
+			: String(subcode ?? '')
+					.trim()
+					.charAt(0);
+	if (digit === '5') return 'hard';
+	if (digit === '4') return 'soft';
+	return 'unknown';
+}
+
+export function toNumberOrNull(value: unknown): number | null {
+	if (value === null || value === undefined || value === '') return null;
+	const number = Number(value);
+	return Number.isFinite(number) ? number : null;
+}
+
+export const toStringOrNull = (value: unknown): string | null =>
+	value === undefined || value === null ? null : String(value);
+
+const toFlag = (value: unknown): boolean => value === true || Number(value) === 1;
+
+/** `event`, `email`, `eventTime` (service wall-clock time) and `eventTimeIso` (that time in the account's zone). */
+export function eventBase(
+	event: string,
+	email: unknown,
+	time: unknown,
+	timeZone: string,
+): IDataObject {
+	const instant = serviceTimeToDate(time, timeZone);
+	return {
+		event,
+		email: String(email ?? ''),
+		eventTime: toStringOrNull(time),
+		eventTimeIso: instant ? instant.toISOString() : null,
+	};
+}
+
+/** The SMTP answer of a failed delivery, the same fields wherever a bounce is emitted. */
+export function smtpAnswer(code: unknown, subcode: unknown, message: unknown): IDataObject {
+	return {
+		smtpCode: toNumberOrNull(code),
+		smtpSubcode: toStringOrNull(subcode),
+		smtpMessage: toStringOrNull(message),
+		bounceType: bounceType(code, subcode),
+	};
+}
+
+/** A bounce record of GET /smtp/bounces/day (`email_to`, `send_date`, `smtp_answer_*`). */
+export function bounceOutput(record: IDataObject, timeZone: string): IDataObject {
+	return {
+		...eventBase('bounce', record.email_to, record.send_date, timeZone),
+		sender: toStringOrNull(record.sender),
+		subject: toStringOrNull(record.subject),
+		...smtpAnswer(record.smtp_answer_code, record.smtp_answer_subcode, record.smtp_answer_data),
+		raw: record,
+	};
+}
+
+/** An unsubscribed entry of GET /smtp/unsubscribe (`email`, `date`, 0/1 flags). */
+export function unsubscribeOutput(record: IDataObject, timeZone: string): IDataObject {
+	return {
+		...eventBase('unsubscribe', record.email, record.date, timeZone),
+		byLink: toFlag(record.unsubscribe_by_link),
+		byUser: toFlag(record.unsubscribe_by_user),
+		spamComplaint: toFlag(record.spam_complaint),
+		raw: record,
+	};
+}
+
+const isRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * GET /smtp/bounces/day answers `{total, emails, request_limit, found}` (a bare array is accepted too); undefined
+ * when the answer holds no list of bounces, so the caller can report an unreadable answer.
+ */
+export function bounceList(body: unknown): { records: IDataObject[]; total?: number } | undefined {
+	if (Array.isArray(body)) return { records: body.filter(isRecord) };
+	if (isRecord(body) && Array.isArray(body.emails)) {
+		const total = Number(body.total);
+		return {
+			records: body.emails.filter(isRecord),
+			total: Number.isFinite(total) ? total : undefined,
+		};
+	}
+	return undefined;
+}
+
+/**
+ * The service's webhook kinds (raw `event` values, wire notes) and what each is called in the output. Bounces get
+ * `event: 'bounce'` as in Bounce → Get Many and the polling trigger, with `bounceType` telling hard from soft;
+ * unsubscribes get `event: 'unsubscribe'` as in the polling trigger.
+ */
+export const WEBHOOK_KINDS = {
+	delivered: 'delivered',
+	undelivered: 'notDelivered',
+	opened: 'opened',
+	clicked: 'clicked',
+	redirected: 'clicked',
+	spam_by_user: 'spamComplaint',
+	unsubscribed: 'unsubscribe',
+	resubscribed: 'resubscribe',
+	hard_bounces: 'bounce',
+	soft_bounces: 'bounce',
+} as const satisfies Record<string, string>;
+
+export type WebhookKind = keyof typeof WEBHOOK_KINDS;
+
+export const isWebhookKind = (kind: string): kind is WebhookKind =>
+	Object.prototype.hasOwnProperty.call(WEBHOOK_KINDS, kind);
+
+const firstPresent = (record: IDataObject, ...keys: string[]): unknown => {
+	for (const key of keys) if (record[key] !== undefined && record[key] !== null) return record[key];
+	return undefined;
+};
+
+/**
+ * When a webhook event happened: `timestamp` is Unix seconds (wire notes); a service date string is accepted too.
+ * `eventTime` is the service's wall-clock form in the account's zone, as the lists give it.
+ */
+function webhookTime(
+	value: unknown,
+	timeZone: string,
+): Pick<IDataObject, 'eventTime' | 'eventTimeIso'> {
+	const seconds =
+		typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+	if (typeof seconds === 'number' && Number.isFinite(seconds)) {
+		const instant = new Date(seconds * 1000);
+		if (!Number.isNaN(instant.getTime()))
+			return {
+				eventTime: dateToServiceTime(instant, timeZone),
+				eventTimeIso: instant.toISOString(),
+			};
+	}
+	const { eventTime, eventTimeIso } = eventBase('', '', value, timeZone);
+	return { eventTime, eventTimeIso };
+}
+
+/**
+ * One event of the service's webhook POST, in the shape every email event of this package has. Field names vary
+ * between kinds (`recipient` vs `email`, `link_url` vs `url`): both are read. Kinds this package does not know
+ * keep their own name in `event`. Every field is present (null when the event lacks it), the event under `raw`.
+ */
+export function webhookEventOutput(record: IDataObject, timeZone: string): IDataObject {
+	const kind = String(record.event ?? '');
+	const event = isWebhookKind(kind) ? WEBHOOK_KINDS[kind] : kind;
+	const code = firstPresent(record, 'smtp_server_response_code', 'smtp_answer_code');
+	const subcode = firstPresent(record, 'smtp_server_response_subcode', 'smtp_answer_subcode');
+	const message = firstPresent(record, 'smtp_server_response', 'smtp_answer_data');
+	const smtp = smtpAnswer(code, subcode, message);
+	if (event === 'bounce' && smtp.bounceType === 'unknown')
+		smtp.bounceType = kind === 'soft_bounces' ? 'soft' : 'hard';
+	if (event !== 'bounce' && event !== 'notDelivered') smtp.bounceType = null;
+	return {
+		event,
+		email: String(firstPresent(record, 'recipient', 'email', 'email_to') ?? ''),
+		...webhookTime(record.timestamp, timeZone),
+		sender: toStringOrNull(record.sender),
+		subject: toStringOrNull(record.subject),
+		messageId: toStringOrNull(firstPresent(record, 'message_id', 'messageId')),
+		taskId: toStringOrNull(record.task_id),
+		...smtp,
+		linkUrl: toStringOrNull(firstPresent(record, 'link_url', 'url')),
+		userAgent: toStringOrNull(firstPresent(record, 'user_agent', 'userAgent')),
+		ip: toStringOrNull(record.ip),
+		spamComplaint: kind === 'spam_by_user',
+		raw: record,
+	};
+}

@@ -1,0 +1,129 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { phoneToString } from '../phones';
+import { serviceTimeToDate } from '../serviceTime';
+import { toNumberOrNull, toStringOrNull } from './emailEvents';
+
+/** Service records made consistent for n8n: ids and phones as strings, numbers as numbers, the raw record kept. */
+
+export const PHONE_STATUS_NAMES: Record<number, string> = {
+	0: 'Ready to send',
+	1: 'Sent',
+	2: 'Delivered',
+	12: 'Not delivered',
+};
+export const SENDER_STATUS_NAMES: Record<number, string> = {
+	0: 'In moderation',
+	1: 'Active',
+	2: 'Rejected',
+};
+
+const CYRILLIC_COUNTRY_CODE = '\u0441ountry_code';
+
+function asString(value: unknown): string | undefined {
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+function asNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+		return Number(value);
+	return undefined;
+}
+
+function set(record: IDataObject, key: string, value: unknown) {
+	if (value !== undefined) record[key] = value as IDataObject[string];
+}
+
+export function campaignListItem(raw: IDataObject): IDataObject {
+	const record: IDataObject = { ...raw };
+	set(record, 'id', asString(raw.id));
+	set(record, 'address_book_id', asString(raw.address_book_id));
+	set(record, 'company_price', asNumber(raw.company_price));
+	return record;
+}
+
+export function phoneInfo(raw: IDataObject): IDataObject {
+	const record: IDataObject = { ...raw };
+	delete record[CYRILLIC_COUNTRY_CODE];
+	record.phone = phoneToString(raw.phone);
+	const status = asNumber(raw.status);
+	set(record, 'status', status);
+	if (status !== undefined)
+		record.status_name = PHONE_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
+	record.country_code = String(raw.country_code ?? raw[CYRILLIC_COUNTRY_CODE] ?? '');
+	set(record, 'money_spent', asNumber(raw.money_spent));
+	return record;
+}
+
+export function campaignDetail(raw: IDataObject): IDataObject {
+	const record = campaignListItem(raw);
+	const phones = Array.isArray(raw.task_phones_info) ? (raw.task_phones_info as IDataObject[]) : [];
+	record.task_phones_info = phones.map(phoneInfo);
+	return record;
+}
+
+export function senderId(raw: IDataObject): IDataObject {
+	const record: IDataObject = { ...raw };
+	set(record, 'id', asString(raw.id));
+	const status = asNumber(raw.status);
+	set(record, 'status', status);
+	if (status !== undefined)
+		record.status_name = SENDER_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
+	return record;
+}
+
+export function blacklistEntry(raw: IDataObject): IDataObject {
+	return { ...raw, phone: phoneToString(raw.phone) };
+}
+
+/**
+ * `{result, data: [...]}` or a bare array → the records; undefined when the answer holds no list (an extractor for
+ * `client.requestList`, which makes that an error rather than an empty list).
+ */
+export function dataList(body: unknown): IDataObject[] | undefined {
+	if (Array.isArray(body)) return body as IDataObject[];
+	const data = (body as IDataObject | undefined)?.data;
+	return Array.isArray(data) ? (data as IDataObject[]) : undefined;
+}
+
+export type SmsEventType = 'smsSent' | 'smsDelivered' | 'smsNotDelivered';
+export const SMS_EVENT_TYPES: SmsEventType[] = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
+export const isSmsEvent = (value: unknown): value is SmsEventType =>
+	SMS_EVENT_TYPES.includes(value as SmsEventType);
+
+/** The phone status each event stands for (the reference's codes). */
+const EVENT_STATUS: Record<SmsEventType, number> = {
+	smsSent: 1,
+	smsDelivered: 2,
+	smsNotDelivered: 12,
+};
+
+/** One flat output item per phone and status, with the service's phone record under `raw`. */
+export function smsOutput(
+	event: SmsEventType,
+	campaignId: string,
+	detail: IDataObject,
+	phone: { phone: string; raw: IDataObject },
+	seenAt: number,
+	timeZone: string,
+): IDataObject {
+	const info = phoneInfo(phone.raw);
+	const status = EVENT_STATUS[event];
+	const sendDate = toStringOrNull(detail.send_date);
+	return {
+		event,
+		campaignId,
+		phone: phone.phone,
+		status,
+		statusName: PHONE_STATUS_NAMES[status],
+		countryCode: info.country_code === '' ? null : String(info.country_code),
+		moneySpent: toNumberOrNull(phone.raw.money_spent),
+		currency: toStringOrNull(detail.currency),
+		senderName: toStringOrNull(detail.sender_name),
+		sendDate,
+		sendDateIso: serviceTimeToDate(sendDate, timeZone)?.toISOString() ?? null,
+		statusSeenAt: new Date(seenAt).toISOString(),
+		raw: phone.raw,
+	};
+}

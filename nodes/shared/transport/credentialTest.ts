@@ -1,0 +1,73 @@
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { answerPreview, readServiceError } from './errors';
+import { contentTypeOf, exchangeToken, trimSlash, type RawAnswer } from './token';
+
+/** The name both action nodes give this test in `methods.credentialTest` and in their credentials' `testedBy`. */
+export const CREDENTIAL_TEST_NAME = 'messagingServiceApiTest';
+
+/**
+ * The credential's Test/Retry button. Always judges exactly the values typed: a fresh token exchange with the
+ * client id and secret (never a token stored from earlier values), then one cheap authenticated read,
+ * GET /sms/senders, which answers even when the account's email area is not activated.
+ */
+export async function testMessagingCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	// A credential test's context offers only n8n's request helper (ICredentialTestFunctions has no httpRequest).
+	const { helpers } = this;
+	const send = async (options: IDataObject): Promise<RawAnswer> =>
+		(await helpers.request({
+			...options,
+			json: true,
+			// Status errors come back as answers, read below; redirects are not followed (the service never sends one).
+			simple: false,
+			resolveWithFullResponse: true,
+			followRedirect: false,
+		})) as RawAnswer;
+	let token: string;
+	try {
+		token =
+			data.authType === 'apiKey'
+				? String(data.apiKey ?? '')
+				: await exchangeToken(async (uri, body) => await send({ method: 'POST', uri, body }), data);
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	let answer: RawAnswer;
+	try {
+		answer = await send({
+			method: 'GET',
+			uri: `${trimSlash(data.baseUrl)}/sms/senders`,
+			headers: { Authorization: `Bearer ${token}` },
+		});
+	} catch (error) {
+		const code = (error as { code?: unknown }).code;
+		return {
+			status: 'Error',
+			message: `The service could not be reached (${typeof code === 'string' ? code : 'no answer'})`,
+		};
+	}
+	if (answer.statusCode >= 200 && answer.statusCode < 300) {
+		if (typeof answer.body === 'object' && answer.body !== null)
+			return { status: 'OK', message: 'Connection successful!' };
+		return {
+			status: 'Error',
+			message: `The answer is not the service's JSON (HTTP ${answer.statusCode}, ${contentTypeOf(answer.headers)}): ${answerPreview(answer.body, [token])}. Check the Base URL.`,
+		};
+	}
+	const { message, code } = readServiceError(answer.body);
+	return {
+		status: 'Error',
+		message: message
+			? `${message}${code !== undefined ? ` (error code ${code})` : ''}`
+			: `The service answered HTTP ${answer.statusCode}`,
+	};
+}

@@ -1,0 +1,117 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { answerPreview } from './errors';
+
+/** What one HTTP exchange gave back, whichever of n8n's helpers made it (status errors are not thrown). */
+export interface RawAnswer {
+	statusCode: number;
+	headers?: IDataObject;
+	body: unknown;
+}
+
+export type PostJson = (url: string, body: IDataObject) => Promise<RawAnswer>;
+
+/** Why a token exchange failed, from the service's answer or the network only (never the request: it holds the secret). */
+export interface TokenExchangeFailure {
+	/** HTTP status of the token endpoint's answer; undefined when no answer came. */
+	status?: number;
+	message: string;
+	error_code?: unknown;
+	/** Node's network error code (ECONNRESET, ETIMEDOUT…) when no answer came. */
+	networkCode?: string;
+}
+
+export type TokenExchangeError = Error & { tokenExchange: TokenExchangeFailure };
+
+/** The service's token endpoint. */
+export const EXCHANGE_PATH = '/oauth/access_token';
+
+export function trimSlash(url: unknown): string {
+	return String(url ?? '').replace(/\/+$/, '');
+}
+
+function fail(failure: TokenExchangeFailure): TokenExchangeError {
+	return Object.assign(new Error(`Token exchange failed: ${failure.message}`), {
+		tokenExchange: failure,
+	});
+}
+
+/**
+ * POST /oauth/access_token with exactly these client id and secret; the token, or a TokenExchangeError that tells
+ * a refusal (401 + the service's message), a server failure (5xx) and a network failure (no answer) apart.
+ */
+export async function exchangeToken(
+	post: PostJson,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<string> {
+	let answer: RawAnswer;
+	try {
+		answer = await post(`${trimSlash(credentials.baseUrl)}${EXCHANGE_PATH}`, {
+			grant_type: 'client_credentials',
+			client_id: credentials.clientId as string,
+			client_secret: credentials.clientSecret as string,
+		});
+	} catch (error) {
+		// Rebuilt from the error's code only: the original error carries the request body (the secret).
+		const code = (error as { code?: unknown }).code;
+		const networkCode = typeof code === 'string' && /^E[A-Z_]+$/.test(code) ? code : 'UNKNOWN';
+		throw fail({ message: `the service could not be reached (${networkCode})`, networkCode });
+	}
+	const body = answer.body as
+		| {
+				access_token?: unknown;
+				message?: unknown;
+				error_description?: unknown;
+				error_code?: unknown;
+		  }
+		| undefined;
+	const readable = typeof body === 'object' && body !== null;
+	if (answer.statusCode >= 200 && answer.statusCode < 300) {
+		if (readable && typeof body.access_token === 'string' && body.access_token)
+			return body.access_token;
+		throw fail({
+			status: answer.statusCode,
+			message: readable
+				? 'the service answered without an access_token'
+				: `the answer is not JSON (HTTP ${answer.statusCode}, ${contentTypeOf(answer.headers)}): ${answerPreview(body, [credentials.clientSecret])}`,
+		});
+	}
+	const serviceMessage = readable ? (body.message ?? body.error_description) : undefined;
+	if (typeof serviceMessage === 'string' && serviceMessage) {
+		throw fail({
+			status: answer.statusCode,
+			message: serviceMessage,
+			error_code: body?.error_code,
+		});
+	}
+	throw fail({ status: answer.statusCode, message: `HTTP ${answer.statusCode}` });
+}
+
+export function contentTypeOf(headers: IDataObject | undefined): string {
+	const value = headers?.['content-type'] ?? headers?.['Content-Type'];
+	return typeof value === 'string' && value ? value : 'no content type';
+}
+
+/**
+ * One exchange per credential per process, however many requests find the token missing at once: the first
+ * starts it, the others wait for the same answer. Keyed by the exact values, so a changed secret never joins an
+ * exchange made with the old one; forgotten as soon as it settles (n8n stores the token with the credential).
+ */
+const exchangesInFlight = new Map<string, Promise<string>>();
+
+export async function sharedTokenExchange(
+	post: PostJson,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<string> {
+	const key = JSON.stringify([
+		trimSlash(credentials.baseUrl),
+		credentials.clientId,
+		credentials.clientSecret,
+	]);
+	let exchange = exchangesInFlight.get(key);
+	if (!exchange) {
+		exchange = exchangeToken(post, credentials).finally(() => exchangesInFlight.delete(key));
+		exchangesInFlight.set(key, exchange);
+	}
+	return await exchange;
+}

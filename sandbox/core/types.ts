@@ -1,0 +1,41 @@
+import type { ObjectSchema } from './schema';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface SandboxRequest {
+	method: HttpMethod;
+	path: string;
+	/** Path parameters, already URL-decoded (`/sms/numbers/info/:addressBookId/:phone`). */
+	params: Record<string, string>;
+	/** Query after `parseQuery` and the route's schema (coerced). */
+	query: Record<string, unknown>;
+	/** JSON (or form-encoded) body after the route's schema. */
+	body: Record<string, unknown>;
+	headers: Record<string, string | string[] | undefined>;
+}
+
+export interface Reply {
+	status?: number;
+	body: unknown;
+	headers?: Record<string, string>;
+	/** Sent as it is instead of `body` as JSON (an injected fault: HTML, truncated JSON, plain text). */
+	rawBody?: string;
+}
+
+export interface RouteDefinition {
+	method: HttpMethod;
+	/** Path pattern with `:name` segments. */
+	path: string;
+	/** `email` routes fail as the live service does while the account's email area is not activated. */
+	area?: 'email' | 'sms';
+	/** Control routes (under /__sandbox) and the token endpoint need no Bearer token. */
+	public?: boolean;
+	query?: ObjectSchema;
+	/** Query parameters that carry arrays / JSON objects (see parseQuery). */
+	queryArrays?: string[];
+	queryObjects?: string[];
+	body?: ObjectSchema;
+	/** HTTP status for schema failures on this route (default 400). */
+	validationStatus?: number;
+	handle(request: SandboxRequest): Reply | Promise<Reply>;
+}

@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { webhooksOf } from '../../sandbox/email';
+import { N8nInstance } from '../../scripts/n8n/instance';
+import {
+	SANDBOX_CREDENTIALS,
+	executionsOf,
+	sleep,
+	waitFor,
+	type ApiExecution,
+	type Workflow,
+} from './helpers';
+
+/**
+ * The Messaging Email Trigger in a running n8n 2.40.7 (`n8n start`, workflow published): the sandbox, set up with
+ * n8n's production URL as its webhook handler, posts its batches there. Every event the sandbox produced must
+ * start exactly one item, including a batch the sandbox posts twice (its first 200 "lost"); requests with a wrong,
+ * missing or shortened id are refused (404) and start nothing; "Listen for test event" (n8n's test URL) works.
+ */
+const WORKFLOW_ID = 'e2eEmailWebhook';
+const NODE_NAME = 'Email Events';
+const WEBHOOK_ID = randomUUID();
+
+let sandbox: Sandbox;
+let n8n: N8nInstance;
+const timings: Record<string, number> = {};
+const notes: Record<string, unknown> = {};
+
+const NO_ID_WORKFLOW_ID = 'e2eEmailWebhookNoId';
+
+function workflow(id = WORKFLOW_ID, webhookId: string | undefined = WEBHOOK_ID): Workflow {
+	return {
+		id,
+		name: `e2e: email events by webhook (${id})`,
+		nodes: [
+			{
+				id: '4f1b9c2e-3a5d-4e6f-8a7b-9c0d1e2f3a4b',
+				name: NODE_NAME,
+				type: 'n8n-nodes-messaging.messagingEmailTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				...(webhookId ? { webhookId } : {}),
+				parameters: {},
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+async function control(method: string, path: string, body?: unknown) {
+	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+		method,
+		headers: { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok)
+		throw new Error(`${method} ${path} → ${response.status} ${await response.text()}`);
+	return (await response.json()) as Record<string, unknown>;
+}
+
+async function api(method: string, path: string, body: unknown) {
+	const response = await fetch(`${sandbox.url}${path}`, {
+		method,
+		headers: {
+			Authorization: `Bearer ${SANDBOX_CREDENTIALS.apiKey}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${method} ${path} → ${response.status}`);
+	return (await response.json()) as Record<string, unknown>;
+}
+
+const send = async (to: string[], subject: string) =>
+	String(
+		(
+			await api('POST', '/smtp/emails', {
+				email: {
+					text: 'Hi',
+					subject,
+					from: { email: 'sender@sandbox.test' },
+					to: to.map((email) => ({ email })),
+				},
+			})
+		).id,
+	);
+
+const itemsOf = (execution: ApiExecution) =>
+	(execution.data?.resultData.runData[NODE_NAME]?.[0]?.data?.main[0] ?? []).map(
+		(item) => item.json,
+	);
+
+async function postTo(url: string, body: unknown) {
+	const started = Date.now();
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	return { status: response.status, text: await response.text(), ms: Date.now() - started };
+}
+
+afterAll(async () => {
+	if (n8n?.pid) timings['n8n pid'] = n8n.pid;
+	if (process.env.E2E_DUMP && n8n)
+		writeFileSync(
+			'/tmp/e2e-webhook-trigger-n8n.log',
+			readFileSync(join(n8n.userFolder, 'n8n-start.log'), 'utf8'),
+		);
+	await n8n?.dispose();
+	await sandbox?.close();
+	process.stdout.write(`\ne2e webhook trigger timings (ms): ${JSON.stringify(timings, null, 2)}\n`);
+	process.stdout.write(`e2e webhook trigger notes: ${JSON.stringify(notes)}\n`);
+});
+
+it('the sandbox posts its batches to the published trigger: every event exactly once, strangers refused, test URL works, the secret rotates', async () => {
+	const tarball = process.env.E2E_TARBALL;
+	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js');
+	const testStarted = Date.now();
+	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
+
+	let started = Date.now();
+	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
+	// The second workflow's node has no webhookId (imported with the CLI, never saved in the editor).
+	await n8n.importWorkflows([workflow(), workflow(NO_ID_WORKFLOW_ID, undefined)]);
+	await n8n.activate(WORKFLOW_ID);
+	await n8n.activate(NO_ID_WORKFLOW_ID);
+	timings['create + import + publish'] = Date.now() - started;
+	started = Date.now();
+	await n8n.start();
+	timings['start (REST ready, owner, API key)'] = Date.now() - started;
+
+	const productionUrl = `${n8n.baseUrl}/webhook/${WEBHOOK_ID}/email-events`;
+	// What the user does on the service's settings page; the first 200 is "lost", so that batch comes twice.
+	await control('POST', '/email/webhooks', { url: productionUrl, loseAnswers: 1 });
+
+	// Events: sends (delivered, not delivered + hard bounce), opens and clicks, unsubscribe, spam, resubscribe,
+	// and 600 opens, a soft bounce and a kind the node does not know, queued at once (500 → an immediate post).
+	started = Date.now();
+	const first = await send(['ann@example.com', 'bob@bounce.test'], 'Order 1');
+	await send(['cat@example.com'], 'Order 2');
+	await control('POST', '/email/tracking', {
+		id: first,
+		opens: [{}],
+		clicks: [{ url: 'https://example.com/a' }, { url: 'https://example.com/b' }],
+	});
+	await api('POST', '/smtp/unsubscribe', { emails: [{ email: 'dan@example.com' }] });
+	await control('POST', '/email/unsubscribes', {
+		unsubscribes: [{ email: 'eve@example.com', spam_complaint: 1 }],
+	});
+	await api('DELETE', '/smtp/unsubscribe', { emails: ['dan@example.com'] });
+	await control('POST', '/email/webhooks/events', {
+		events: [
+			...Array.from({ length: 600 }, (_, n) => ({
+				event: 'opened',
+				message_id: `bulk-${n}`,
+				recipient: `r${n}@example.com`,
+				user_agent: 'UA',
+				ip: '203.0.113.9',
+			})),
+			{ event: 'soft_bounces', message_id: 'sb-1', email: 'full@example.com', task_id: 9 },
+			{ event: 'new', message_id: 'new-1', recipient: 'x@example.com' },
+		],
+	});
+	await control('POST', '/email/webhooks/flush');
+	// The next flush re-posts the batch whose answer was lost.
+	await control('POST', '/email/webhooks/flush');
+	const webhooks = webhooksOf(sandbox);
+	const sent = webhooks.emitted.map((queued) => queued.event);
+	expect(sent).toHaveLength(612);
+	expect(webhooks.deliveries.map((d) => [d.attempt, d.status, d.delivered, d.seqs.length])).toEqual(
+		[
+			[1, 200, false, 500],
+			[1, 200, true, 112],
+			[2, 200, true, 500],
+		],
+	);
+	timings['sandbox posts (3 POSTs)'] = Date.now() - started;
+	timings['slowest n8n answer to a batch'] = Math.max(
+		...webhooks.deliveries.map((d) => d.durationMs),
+	);
+
+	started = Date.now();
+	let seen: ApiExecution[] = [];
+	const executions = await waitFor(
+		'both batches to run',
+		async () => {
+			seen = await executionsOf(n8n, WORKFLOW_ID);
+			const done = seen.filter((execution) => execution.finished);
+			return done.reduce((sum, execution) => sum + itemsOf(execution).length, 0) >= 612
+				? done
+				: undefined;
+		},
+		180_000,
+		1000,
+	).catch((error: Error) => {
+		throw new Error(
+			`${error.message}; executions: ${JSON.stringify(seen.map((e) => [e.id, e.status, e.finished, itemsOf(e).length]))}`,
+		);
+	});
+	timings['runs finished'] = Date.now() - started;
+	expect(executions.map((execution) => [execution.status, itemsOf(execution).length])).toEqual([
+		['success', 500],
+		['success', 112],
+	]);
+	const items = executions.flatMap(itemsOf);
+	const canonical = (value: unknown) => JSON.stringify(value);
+	expect(items.map((item) => canonical(item.raw)).sort()).toEqual(sent.map(canonical).sort());
+	// The shape, for a few kinds.
+	const byRaw = (predicate: (raw: Record<string, unknown>) => boolean) =>
+		items.find((item) => predicate(item.raw as Record<string, unknown>))!;
+	expect(byRaw((raw) => raw.event === 'hard_bounces')).toMatchObject({
+		event: 'bounce',
+		email: 'bob@bounce.test',
+		sender: 'sender@sandbox.test',
+		subject: 'Order 1',
+		messageId: first,
+		smtpCode: 550,
+		smtpSubcode: '5.1.1',
+		smtpMessage: 'User unknown',
+		bounceType: 'hard',
+	});
+	expect(byRaw((raw) => raw.url === 'https://example.com/b')).toMatchObject({
+		event: 'clicked',
+		linkUrl: 'https://example.com/b',
+		email: 'ann@example.com',
+	});
+	expect(byRaw((raw) => raw.event === 'spam_by_user')).toMatchObject({
+		event: 'spamComplaint',
+		email: 'eve@example.com',
+		spamComplaint: true,
+	});
+	expect(byRaw((raw) => raw.event === 'new')).toMatchObject({
+		event: 'new',
+		email: 'x@example.com',
+	});
+
+	// Strangers: a wrong id, no id, the id shortened by one character. n8n answers 404; nothing runs.
+	const refused = [
+		`${n8n.baseUrl}/webhook/${randomUUID()}/email-events`,
+		`${n8n.baseUrl}/webhook/email-events`,
+		`${n8n.baseUrl}/webhook/${WEBHOOK_ID.slice(0, -1)}/email-events`,
+	];
+	for (const url of refused) {
+		const answer = await postTo(url, [
+			{ event: 'delivered', message_id: 'stranger', recipient: 'z@x.y' },
+		]);
+		expect([url, answer.status]).toEqual([url, 404]);
+	}
+	// A node without n8n's random id would be served at the guessable <workflow id>/<node name>/email-events: its
+	// activation fails (the node's checkExists), and were it served, the node would answer 404 itself.
+	const activationError = (await n8n.rest(
+		'GET',
+		`/rest/active-workflows/error/${NO_ID_WORKFLOW_ID}`,
+	)) as { data: unknown };
+	notes['activation error of the node without id'] = activationError.data;
+	const guessable = await postTo(
+		`${n8n.baseUrl}/webhook/${NO_ID_WORKFLOW_ID}/${encodeURIComponent(NODE_NAME.toLowerCase())}/email-events`,
+		[{ event: 'delivered', message_id: 'guess', recipient: 'z@x.y' }],
+	);
+	expect(guessable.status).toBe(404);
+	expect(await executionsOf(n8n, NO_ID_WORKFLOW_ID)).toEqual([]);
+
+	// The same batch again at the right URL: acknowledged, every event a repeat, nothing runs.
+	const again = await postTo(productionUrl, sent.slice(0, 3));
+	expect([again.status, again.text]).toEqual([200, '{"received":3,"emitted":0}']);
+	await sleep(2000);
+	expect(await executionsOf(n8n, WORKFLOW_ID)).toHaveLength(2);
+
+	// "Listen for test event": n8n registers the test URL for this node, one request runs the node in manual mode.
+	started = Date.now();
+	const listening = (await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/run`, {
+		triggerToStartFrom: { name: NODE_NAME },
+	})) as { data: { waitingForWebhook?: boolean } };
+	expect(listening.data.waitingForWebhook).toBe(true);
+	const testEvent = {
+		event: 'opened',
+		message_id: 'test-1',
+		recipient: 'test@example.com',
+		timestamp: 1_795_428_000,
+	};
+	const test = await postTo(`${n8n.baseUrl}/webhook-test/${WEBHOOK_ID}/email-events`, [testEvent]);
+	expect([test.status, test.text]).toEqual([200, '']);
+	const manual = await waitFor(
+		'the test run',
+		async () =>
+			(await executionsOf(n8n, WORKFLOW_ID)).find(
+				(execution) => execution.finished && itemsOf(execution)[0]?.messageId === 'test-1',
+			),
+		30_000,
+		1000,
+	);
+	expect(itemsOf(manual)).toEqual([
+		expect.objectContaining({
+			event: 'opened',
+			email: 'test@example.com',
+			eventTimeIso: '2026-11-23T10:00:00.000Z',
+			raw: testEvent,
+		}),
+	]);
+	// Once used, the test URL is gone again.
+	expect(
+		(await postTo(`${n8n.baseUrl}/webhook-test/${WEBHOOK_ID}/email-events`, [testEvent])).status,
+	).toBe(404);
+	timings['test URL'] = Date.now() - started;
+
+	// Rotating the secret: the user replaces the trigger with a new one. The editor sends the new node without a
+	// webhookId here (it makes its own); either way n8n's save gives it a new random id, and the old URL is dead.
+	started = Date.now();
+	const current = (await n8n.rest('GET', `/rest/workflows/${WORKFLOW_ID}`)) as {
+		data: { versionId: string; nodes: Array<Record<string, unknown>> };
+	};
+	const saved = (await n8n.rest('PATCH', `/rest/workflows/${WORKFLOW_ID}`, {
+		versionId: current.data.versionId,
+		nodes: current.data.nodes.map(({ webhookId: _old, ...node }) => ({
+			...node,
+			id: randomUUID(),
+		})),
+		connections: {},
+	})) as { data: { versionId: string; nodes: Array<{ webhookId?: string }> } };
+	const rotatedId = String(saved.data.nodes[0].webhookId);
+	expect(rotatedId).toMatch(
+		/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+	);
+	expect(rotatedId).not.toBe(WEBHOOK_ID);
+	await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
+		versionId: saved.data.versionId,
+	});
+	// Publishing is reconciled in the background: an empty batch probes the URLs without starting a run.
+	const rotatedUrl = `${n8n.baseUrl}/webhook/${rotatedId}/email-events`;
+	await waitFor(
+		'the new URL to be served',
+		async () => ((await postTo(rotatedUrl, [])).status === 200 ? true : undefined),
+		60_000,
+		500,
+	);
+	expect((await postTo(productionUrl, [])).status).toBe(404);
+	const rotatedEvent = { event: 'opened', message_id: 'rotated-1', recipient: 'new@example.com' };
+	const rotated = await postTo(rotatedUrl, [rotatedEvent]);
+	expect([rotated.status, rotated.text]).toEqual([200, '']);
+	await waitFor(
+		'the run after rotation',
+		async () =>
+			(await executionsOf(n8n, WORKFLOW_ID)).find(
+				(execution) => execution.finished && itemsOf(execution)[0]?.messageId === 'rotated-1',
+			),
+		30_000,
+		1000,
+	);
+	timings['rotation'] = Date.now() - started;
+
+	const pid = n8n.pid!;
+	await n8n.stop();
+	expect(() => process.kill(pid, 0)).toThrow();
+	timings.total = Date.now() - testStarted;
+});

@@ -1,0 +1,241 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseQueryString } from 'node:querystring';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { ErrorReporter, WebhookContext } from 'n8n-core';
+import {
+	Workflow,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type IWebhookData,
+	type IWorkflowExecuteAdditionalData,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { NodeTypes } from './run-node';
+
+/**
+ * n8n's answer to a request that started a run in response mode "onReceived" (webhook-helpers.ts and
+ * webhook-on-received-response-extractor.ts of n8n 2.40): the description's `responseData` (default
+ * "firstEntryJson", sent as that text), nothing for "noData", else the node's `webhookResponse` or
+ * `{"message":"Workflow was started"}`.
+ */
+function onReceivedAnswer(responseData: unknown, webhookResponse: unknown): string {
+	const data = responseData ?? 'firstEntryJson';
+	if (data === 'noData') return '';
+	if (data) return typeof data === 'string' ? data : JSON.stringify(data);
+	return JSON.stringify(webhookResponse ?? { message: 'Workflow was started' });
+}
+
+const quiet = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
+Container.set(Logger, { ...quiet, scoped: () => quiet } as unknown as Logger);
+Container.set(ErrorReporter, { error: () => {}, warn: () => {}, info: () => {} } as never);
+
+/** One HTTP request the harness received, with what n8n would have done with it. */
+export interface WebhookHit {
+	path: string;
+	status: number;
+	/** The answer's body as text. */
+	answer: string;
+	/** The items the node handed to n8n (a workflow run starts with them); undefined when none started. */
+	items?: INodeExecutionData[];
+	mode: WorkflowExecuteMode;
+}
+
+export interface WebhookHarnessOptions {
+	nodeType: INodeType;
+	nodeTypeName: string;
+	parameters: INodeParameters;
+	/** n8n's random id of the node (undefined: a node imported without one). */
+	webhookId?: string;
+	workflowId?: string;
+}
+
+/**
+ * Serves a webhook trigger node over real HTTP on 127.0.0.1 the way n8n's webhook server does for a node of type
+ * version 1: reads the body with n8n's rules (JSON, form, text/plain parsed by content type; a JSON body that does
+ * not parse gets n8n's 422 before the node runs; the raw bytes kept as `rawBody`), builds n8n-core's
+ * WebhookContext (the class n8n's WebhookService.runWebhook uses) with the request and response, runs `webhook()`
+ * and answers as n8n does for responseMode "onReceived": the node's own answer (`noWebhookResponse`), its
+ * `webhookResponse` when it started no run, n8n's on-received answer when it did; 500 when it threw.
+ *
+ * Unlike n8n, which only routes the exact registered path (`/webhook/<webhookId>/<path>`), the harness hands
+ * every POST under /webhook/ or /webhook-test/ to the node, so the node's own secret check is what tests see.
+ */
+export class WebhookHarness {
+	hits: WebhookHit[] = [];
+	url = '';
+	private server?: Server;
+	private readonly workflow: Workflow;
+	private readonly node: INode;
+
+	constructor(private readonly options: WebhookHarnessOptions) {
+		this.node = {
+			id: 'webhook-trigger-node',
+			name: 'Email Events',
+			type: options.nodeTypeName,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: options.parameters,
+			...(options.webhookId ? { webhookId: options.webhookId } : {}),
+		};
+		this.workflow = new Workflow({
+			id: options.workflowId ?? 'webhook-workflow',
+			name: 'Webhook test',
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: new NodeTypes({ [options.nodeTypeName]: options.nodeType }),
+			staticData: {},
+			settings: { timezone: 'UTC' },
+		});
+	}
+
+	/** The production URL n8n shows for the node (`<base>/webhook/<webhookId>/<path>`). */
+	productionUrl(): string {
+		return `${this.url}/webhook/${this.options.webhookId}/${this.webhookPath()}`;
+	}
+
+	testUrl(): string {
+		return `${this.url}/webhook-test/${this.options.webhookId}/${this.webhookPath()}`;
+	}
+
+	/** Items of every run the node started, in order. */
+	emitted(): INodeExecutionData[] {
+		return this.hits.flatMap((hit) => hit.items ?? []);
+	}
+
+	async listen(): Promise<this> {
+		this.server = createServer((req, res) => void this.serve(req, res));
+		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		return this;
+	}
+
+	async close(): Promise<void> {
+		this.server?.closeAllConnections();
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
+	}
+
+	/** Posts a body to a path of the harness (content type null: none) and returns the answer. */
+	async post(
+		path: string,
+		body: string,
+		contentType: string | null = 'application/json',
+	): Promise<{ status: number; text: string }> {
+		// fetch labels a string body text/plain; bytes go without a content type.
+		const response = await fetch(`${this.url}${path}`, {
+			method: 'POST',
+			headers: contentType ? { 'Content-Type': contentType } : {},
+			body: contentType ? body : Buffer.from(body),
+		});
+		return { status: response.status, text: await response.text() };
+	}
+
+	private webhookPath(): string {
+		return String(this.options.nodeType.description.webhooks![0].path);
+	}
+
+	private async serve(req: IncomingMessage, res: ServerResponse) {
+		const url = new URL(req.url ?? '/', 'http://harness');
+		const mode: WorkflowExecuteMode = url.pathname.startsWith('/webhook-test/')
+			? 'manual'
+			: 'webhook';
+		const hit: WebhookHit = { path: url.pathname, status: 0, answer: '', mode };
+		this.hits.push(hit);
+		const finish = (status: number, answer: string) => {
+			if (!res.headersSent) {
+				res.writeHead(status, { 'Content-Type': 'application/json' });
+				res.end(answer);
+			}
+		};
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const rawBody = Buffer.concat(chunks);
+		const contentType = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
+
+		const request = req as IncomingMessage & Record<string, unknown>;
+		Object.assign(request, {
+			originalUrl: req.url,
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			params: {},
+			rawBody,
+			contentType,
+		});
+		// n8n's parseBody (middlewares/body-parser): by content type, only when there are bytes.
+		if (rawBody.length > 0) {
+			const text = rawBody.toString('utf8');
+			try {
+				if (contentType === 'application/json') request.body = JSON.parse(text);
+				else if (contentType === 'application/x-www-form-urlencoded')
+					request.body = parseQueryString(text);
+				else if (contentType === 'text/plain') request.body = text;
+			} catch {
+				hit.status = 422;
+				hit.answer = JSON.stringify({ code: 422, message: 'Failed to parse request body' });
+				return finish(hit.status, hit.answer);
+			}
+		}
+
+		const description = this.options.nodeType.description.webhooks![0];
+		const additionalData = {
+			httpRequest: request,
+			httpResponse: res,
+			instanceBaseUrl: `${this.url}/`,
+			webhookBaseUrl: `${this.url}/webhook/`,
+			webhookTestBaseUrl: `${this.url}/webhook-test/`,
+			webhookWaitingBaseUrl: `${this.url}/webhook-waiting/`,
+			formWaitingBaseUrl: `${this.url}/form-waiting/`,
+			restApiUrl: `${this.url}/rest`,
+			variables: {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: this.node.name,
+			path: this.webhookPath(),
+			webhookDescription: description,
+			workflowId: this.workflow.id,
+			workflowExecuteAdditionalData: additionalData,
+			isTest: mode === 'manual',
+		};
+		const context = new WebhookContext(
+			this.workflow,
+			this.node,
+			additionalData,
+			mode,
+			webhookData,
+			[],
+			null,
+		);
+		let captured = '';
+		const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+		res.end = ((chunk?: unknown) => {
+			if (typeof chunk === 'string') captured = chunk;
+			return end(chunk);
+		}) as typeof res.end;
+		try {
+			const result = await this.options.nodeType.webhook!.call(context);
+			if (result.noWebhookResponse) {
+				hit.status = res.statusCode;
+				hit.answer = captured;
+				return;
+			}
+			hit.items = result.workflowData?.[0];
+			hit.status = 200;
+			hit.answer = result.workflowData
+				? onReceivedAnswer(description.responseData, result.webhookResponse)
+				: JSON.stringify(result.webhookResponse);
+		} catch (error) {
+			hit.status = 500;
+			hit.answer = JSON.stringify({ code: 0, message: (error as Error).message });
+		}
+		finish(hit.status, hit.answer);
+	}
+}
