@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from './items';
 
@@ -57,10 +57,6 @@ export function isWallClock(value: unknown): value is string {
 	);
 }
 
-/**
- * n8n's dateTime parameter gives wall-clock values without a zone (meant in the workflow's zone) or full ISO
- * strings from expressions. Wall-clock values pass through reformatted; zoned ones are converted.
- */
 /** Why a value is not a date; readDateParameter puts it after the parameter's name. */
 export class DateProblem extends Error {}
 
@@ -101,6 +97,10 @@ export function calendarProblem(text: string): string | undefined {
 	return undefined;
 }
 
+/**
+ * n8n's dateTime parameter gives wall-clock values without a zone (meant in the workflow's zone) or full ISO
+ * strings from expressions. Wall-clock values pass through reformatted; zoned ones are converted.
+ */
 export function dateParameterToService(value: unknown, timeZone: string, dayOnly = false): string {
 	if (typeof value === 'string') {
 		const problem = calendarProblem(value.trim());
@@ -147,22 +147,47 @@ function describe(value: unknown): string {
 	}
 }
 
-/** From ≤ To for one date range (both in the service's `YYYY-MM-DD HH:MM:SS`, so text order is time order). */
-export function checkDateRange(
+/** One end of a date-range filter: its parameter name is also the service's query key. */
+export interface DateBound {
+	name: string;
+	displayName: string;
+	description: string;
+}
+
+/** The two date pickers of a list's Filters collection (Sent After/Before, Created After/Before). */
+export function dateRangeOptions(after: DateBound, before: DateBound): INodeProperties[] {
+	return [after, before].map(({ name, displayName, description }) => ({
+		displayName,
+		name,
+		type: 'dateTime',
+		default: '',
+		description,
+	}));
+}
+
+/**
+ * Both ends of a date range read from `filters`, in the service's `YYYY-MM-DD HH:MM:SS` (so text order is time
+ * order), keyed by the service's query names; refused when the start is after the end.
+ */
+export function readDateRange(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	from: { value: string | undefined; displayName: string },
-	to: { value: string | undefined; displayName: string },
-): void {
-	if (from.value && to.value && from.value > to.value) {
+	filters: IDataObject,
+	after: DateBound,
+	before: DateBound,
+): IDataObject {
+	const from = readDateParameter(context, itemIndex, filters[after.name], after.displayName);
+	const to = readDateParameter(context, itemIndex, filters[before.name], before.displayName);
+	if (from && to && from > to) {
 		throw invalidInput(
 			context,
 			itemIndex,
-			from.displayName,
-			`${from.value} is later than ${to.displayName} (${to.value})`,
-			`${from.displayName} must be at or before ${to.displayName}.`,
+			after.displayName,
+			`${from} is later than ${before.displayName} (${to})`,
+			`${after.displayName} must be at or before ${before.displayName}.`,
 		);
 	}
+	return { ...(from ? { [after.name]: from } : {}), ...(to ? { [before.name]: to } : {}) };
 }
 
 /**

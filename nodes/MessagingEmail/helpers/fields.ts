@@ -1,6 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-
-import { readDateParameter } from '../../shared/dates';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidInput } from '../../shared/items';
 import { isEmailAddress } from './addresses';
@@ -35,22 +33,4 @@ export function requiredEmail(
 	if (!isEmailAddress(email))
 		throw invalidInput(context, itemIndex, displayName, `"${email}" is not a valid email address`);
 	return email;
-}
-
-/** The one-day filter of the bounce and unsubscribe lists (the service's `date=YYYY-MM-DD`). */
-export function dayFilterField(description: string): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [{ displayName: 'Day', name: 'date', type: 'dateTime', default: '', description }],
-	};
-}
-
-export function readDayFilter(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = readParameter(context, 'filters', itemIndex, {}) as IDataObject;
-	const date = readDateParameter(context, itemIndex, filters.date, 'Day', true);
-	return date ? { date } : {};
 }

@@ -5,11 +5,9 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
-import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { dayFilterField, readDayFilter } from '../../helpers/fields';
 import { bounceList, bounceOutput } from '../../../shared/records/emailEvents';
+import { dayListProperties, runDayList } from '../../helpers/dayList';
 
 /** The service's most records per bounce page (its answers carry `request_limit: 100`). */
 const BOUNCE_PAGE_SIZE = 100;
@@ -21,8 +19,9 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...returnAllAndLimit({}),
-	dayFilterField('Only bounces of this day (within the last 24 hours); the time part is ignored'),
+	...dayListProperties(
+		'Only bounces of this day (within the last 24 hours); the time part is ignored',
+	),
 ];
 
 export const description = updateDisplayOptions(
@@ -34,23 +33,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, client, {
-		prepare: (itemIndex) => ({
-			query: readDayFilter(this, itemIndex),
-			...readReturnAllAndLimit(this, itemIndex),
-		}),
-		send: async ({ query, returnAll, limit }, itemIndex) => {
-			const records = await client.paginate(
-				{ method: 'GET', path: '/smtp/bounces/day', query, itemIndex },
-				{
-					returnAll,
-					limit,
-					pageSize: BOUNCE_PAGE_SIZE,
-					extract: (body) => bounceList(body)?.records,
-				},
-			);
-			const timeZone = this.getTimezone();
-			return records.map((record) => bounceOutput(record, timeZone));
-		},
+	const timeZone = this.getTimezone();
+	return await runDayList(this, client, {
+		path: '/smtp/bounces/day',
+		pageSize: BOUNCE_PAGE_SIZE,
+		extract: (body) => bounceList(body)?.records,
+		output: (record) => bounceOutput(record, timeZone),
 	});
 }

@@ -6,7 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { checkDateRange, readDateParameter } from '../../../shared/dates';
+import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/dates';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
@@ -14,6 +14,17 @@ import { normaliseEmailRecord } from '../../../shared/records/email';
 import { readParameter } from '../../../shared/parameters';
 
 const displayOptions = { show: { resource: ['email'], operation: ['getAll'] } };
+
+const SENT_AFTER: DateBound = {
+	name: 'from',
+	displayName: 'Sent After',
+	description: "Only emails sent at or after this time (in the workflow's time zone)",
+};
+const SENT_BEFORE: DateBound = {
+	name: 'to',
+	displayName: 'Sent Before',
+	description: "Only emails sent at or before this time (in the workflow's time zone)",
+};
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit({}),
@@ -40,20 +51,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'name@email.com',
 				description: 'Only emails sent from this address',
 			},
-			{
-				displayName: 'Sent After',
-				name: 'from',
-				type: 'dateTime',
-				default: '',
-				description: "Only emails sent at or after this time (in the workflow's time zone)",
-			},
-			{
-				displayName: 'Sent Before',
-				name: 'to',
-				type: 'dateTime',
-				default: '',
-				description: "Only emails sent at or before this time (in the workflow's time zone)",
-			},
+			...dateRangeOptions(SENT_AFTER, SENT_BEFORE),
 			{
 				displayName: 'Skip Country',
 				name: 'skipCountry',
@@ -75,17 +73,7 @@ export async function execute(
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
 			const filters = readParameter(this, 'filters', itemIndex, {}) as IDataObject;
-			const query: IDataObject = {};
-			const from = readDateParameter(this, itemIndex, filters.from, 'Sent After');
-			const to = readDateParameter(this, itemIndex, filters.to, 'Sent Before');
-			checkDateRange(
-				this,
-				itemIndex,
-				{ value: from, displayName: 'Sent After' },
-				{ value: to, displayName: 'Sent Before' },
-			);
-			if (from) query.from = from;
-			if (to) query.to = to;
+			const query = readDateRange(this, itemIndex, filters, SENT_AFTER, SENT_BEFORE);
 			if (filters.sender) query.sender = String(filters.sender).trim();
 			if (filters.recipient) query.recipient = String(filters.recipient).trim();
 			if (filters.skipCountry === true) query.country = 'off';

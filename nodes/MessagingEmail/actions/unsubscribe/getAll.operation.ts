@@ -5,15 +5,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
-import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { dayFilterField, readDayFilter } from '../../helpers/fields';
 import { normaliseUnsubscribe } from '../../../shared/records/email';
+import { dayListProperties, runDayList } from '../../helpers/dayList';
 
 const properties: INodeProperties[] = [
-	...returnAllAndLimit({}),
-	dayFilterField('Only addresses unsubscribed on this day; the time part is ignored'),
+	...dayListProperties('Only addresses unsubscribed on this day; the time part is ignored'),
 ];
 
 export const description = updateDisplayOptions(
@@ -25,17 +22,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, client, {
-		prepare: (itemIndex) => ({
-			query: readDayFilter(this, itemIndex),
-			...readReturnAllAndLimit(this, itemIndex),
-		}),
-		send: async ({ query, returnAll, limit }, itemIndex) => {
-			const records = await client.paginate(
-				{ method: 'GET', path: '/smtp/unsubscribe', query, itemIndex },
-				{ returnAll, limit, pageSize: 100 },
-			);
-			return records.map(normaliseUnsubscribe);
-		},
+	return await runDayList(this, client, {
+		path: '/smtp/unsubscribe',
+		pageSize: 100,
+		output: normaliseUnsubscribe,
 	});
 }

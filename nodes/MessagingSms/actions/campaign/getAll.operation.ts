@@ -6,12 +6,23 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { checkDateRange, readDateParameter } from '../../../shared/dates';
+import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/dates';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { campaignListItem, dataList } from '../../../shared/records/sms';
 import { readParameter } from '../../../shared/parameters';
+
+const CREATED_AFTER: DateBound = {
+	name: 'dateFrom',
+	displayName: 'Created After',
+	description: "Start of the period, in the workflow's time zone",
+};
+const CREATED_BEFORE: DateBound = {
+	name: 'dateTo',
+	displayName: 'Created Before',
+	description: "End of the period, in the workflow's time zone",
+};
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit({}),
@@ -21,22 +32,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add filter',
 		default: {},
-		options: [
-			{
-				displayName: 'Created After',
-				name: 'dateFrom',
-				type: 'dateTime',
-				default: '',
-				description: "Start of the period, in the workflow's time zone",
-			},
-			{
-				displayName: 'Created Before',
-				name: 'dateTo',
-				type: 'dateTime',
-				default: '',
-				description: "End of the period, in the workflow's time zone",
-			},
-		],
+		options: dateRangeOptions(CREATED_AFTER, CREATED_BEFORE),
 	},
 ];
 
@@ -52,19 +48,8 @@ export async function execute(
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
 			const filters = readParameter(this, 'filters', itemIndex, {}) as IDataObject;
-			const query: IDataObject = {};
-			const dateFrom = readDateParameter(this, itemIndex, filters.dateFrom, 'Created After');
-			const dateTo = readDateParameter(this, itemIndex, filters.dateTo, 'Created Before');
-			if (dateFrom) query.dateFrom = dateFrom;
-			if (dateTo) query.dateTo = dateTo;
-			checkDateRange(
-				this,
-				itemIndex,
-				{ value: dateFrom, displayName: 'Created After' },
-				{ value: dateTo, displayName: 'Created Before' },
-			);
 			return {
-				query,
+				query: readDateRange(this, itemIndex, filters, CREATED_AFTER, CREATED_BEFORE),
 				...readReturnAllAndLimit(this, itemIndex),
 			};
 		},
