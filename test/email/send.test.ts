@@ -150,9 +150,9 @@ describe('Email → Send', () => {
 			sendParameters({
 				content: 'template',
 				templateId: '101',
-				variablesInput: 'pairs',
-				templateVariables: {
-					variables: [
+				variablesInput: 'fields',
+				variablesUi: {
+					variable: [
 						{ name: 'name', value: 'Ann' },
 						{ name: 'code', value: '4711' },
 					],
@@ -186,7 +186,7 @@ describe('Email → Send', () => {
 				content: 'template',
 				templateId: 'tpl-news',
 				variablesInput: 'json',
-				templateVariablesJson: '{"title": "Новости", "issue": 7, "draft": false}',
+				variablesJson: '{"title": "Новости", "issue": 7, "draft": false}',
 			}),
 		);
 		expect(result.error).toBeUndefined();
@@ -202,7 +202,7 @@ describe('Email → Send', () => {
 				content: 'template',
 				templateId: '101',
 				variablesInput: 'json',
-				templateVariablesJson: '{"a": ',
+				variablesJson: '{"a": ',
 			}),
 		);
 		expect(broken.error?.message).toMatch(
@@ -213,23 +213,108 @@ describe('Email → Send', () => {
 				content: 'template',
 				templateId: '101',
 				variablesInput: 'json',
-				templateVariablesJson: '[1, 2]',
+				variablesJson: '[1, 2]',
 			}),
 		);
 		expect(list.error?.message).toBe(
-			'Template Variables (JSON): must be a JSON object of variable names and values [item 0]',
+			'Template Variables (JSON): entry 1 of the list must be an object {name, value} (got 1) [item 0]',
 		);
 		const nested = await t.run(
 			sendParameters({
 				content: 'template',
 				templateId: '101',
 				variablesInput: 'json',
-				templateVariablesJson: '{"a": {"b": 1}}',
+				variablesJson: '{"a": {"b": 1}}',
 			}),
 		);
 		expect(nested.error?.message).toBe(
-			'Template Variables (JSON): the value of "a" must be text, a number or a boolean [item 0]',
+			'Template Variables (JSON): variable "a" must be text, a number or a boolean (got {"b":1}) [item 0]',
 		);
+		expect(t.calls()).toEqual([]);
+	});
+
+	// The same three shapes Messaging SMS takes (test/sms/phoneNumber.test.ts, "Variables: the same shapes as Email").
+	test.each([
+		[
+			'Fields rows (values are text)',
+			{
+				variablesInput: 'fields',
+				variablesUi: {
+					variable: [
+						{ name: 'Name', value: '={{ $json.name }}' },
+						{ name: ' Visits ', value: '={{ $json.visits }}' },
+						{ name: 'Member', value: '={{ $json.member }}' },
+					],
+				},
+			},
+			{ Name: 'Ann', Visits: '2', Member: 'true' },
+		],
+		[
+			'a JSON object from an expression (values as given)',
+			{
+				variablesInput: 'json',
+				variablesJson:
+					'={{ { "Name": $json.name, "Visits": $json.visits, "Member": $json.member } }}',
+			},
+			{ Name: 'Ann', Visits: 2, Member: true },
+		],
+		[
+			'a JSON list of {name, value}',
+			{
+				variablesInput: 'json',
+				variablesJson:
+					'[{"name": "Name", "value": "Ann"}, {"name": "Visits", "value": 2}, {"name": "Member", "value": true}, {"name": "Note"}]',
+			},
+			{ Name: 'Ann', Visits: 2, Member: true, Note: '' },
+		],
+	])('template variables as %s', async (_, variables, sent) => {
+		const result = await t.run(
+			sendParameters({ content: 'template', templateId: '101', ...variables } as INodeParameters),
+			[{ json: { name: 'Ann', visits: 2, member: true } }],
+		);
+		expect(result.error).toBeUndefined();
+		expect(t.calls()[1]).toEqual({
+			method: 'POST',
+			path: '/smtp/emails',
+			rawQuery: '',
+			body: {
+				email: {
+					template: { id: 101, variables: sent },
+					subject: 'Hello',
+					from,
+					to: [{ name: 'Ann', email: 'ann@example.com' }],
+				},
+			},
+		});
+		expect(t.state().emails[0].content.template).toEqual({ id: 101, variables: sent });
+	});
+
+	test.each([
+		[
+			{ variablesInput: 'fields', variablesUi: { variable: [{ name: ' ', value: 'x' }] } },
+			'Template Variables: a variable has no name [item 0]',
+		],
+		[
+			{
+				variablesInput: 'fields',
+				variablesUi: { variable: [{ name: 'A', value: '={{ $json }}' }] },
+			},
+			'Template Variables: Value must be text, but the value is an object ({"n":1}) [item 0]',
+		],
+		[
+			{ variablesInput: 'json', variablesJson: '"Ann"' },
+			'Template Variables (JSON): must be a JSON object of variable names and values, or a list of {name, value} objects [item 0]',
+		],
+		[
+			{ variablesInput: 'json', variablesJson: '[{"value": "Ann"}]' },
+			'Template Variables (JSON): a variable has no name [item 0]',
+		],
+	])('template variables %j are refused before sending', async (variables, message) => {
+		const result = await t.run(
+			sendParameters({ content: 'template', templateId: '101', ...variables } as INodeParameters),
+			[{ json: { n: 1 } }],
+		);
+		expect(result.error?.message).toBe(message);
 		expect(t.calls()).toEqual([]);
 	});
 
@@ -238,8 +323,8 @@ describe('Email → Send', () => {
 			sendParameters({
 				content: 'template',
 				templateId: '999',
-				variablesInput: 'pairs',
-				templateVariables: {},
+				variablesInput: 'fields',
+				variablesUi: {},
 			}),
 		);
 		expect(result.error?.message).toBe('Template not found (error code 31)');

@@ -124,7 +124,7 @@ const listOps = (node: NodeKey, resource: string, extra: ParameterCase[] = []): 
 
 const campaignId = { __rl: true, mode: 'id', value: '1001' };
 const variables = {
-	variablesMode: 'fields',
+	variablesInput: 'fields',
 	variablesUi: { variable: [{ name: 'Name', type: 'string', value: 'Ann' }] },
 };
 const badVariableRows: Array<[unknown, string]> = [

@@ -116,7 +116,7 @@ describe('Phone Number', () => {
 			phoneNumber('addWithVariables', {
 				addressBookId: 9,
 				phones: '={{ $json.phone }}',
-				variablesMode: 'fields',
+				variablesInput: 'fields',
 				variablesUi: {
 					variable: [
 						{ name: 'Name', type: 'string', value: '={{ $json.name }}' },
@@ -177,7 +177,7 @@ describe('Phone Number', () => {
 			phoneNumber('addWithVariables', {
 				addressBookId: 9,
 				phones: '380986235698',
-				variablesMode: 'fields',
+				variablesInput: 'fields',
 				variablesUi: { variable: [{ name: 'V', type, value }] },
 			}),
 		);
@@ -196,7 +196,7 @@ describe('Phone Number', () => {
 			phoneNumber('updateVariables', {
 				addressBookId: 5,
 				phones: '380986235698\n380631234567\n380501112233',
-				variablesMode: 'json',
+				variablesInput: 'json',
 				variablesJson: '{"City":"Kyiv","Visits":3,"Since":"2020-01-31"}',
 			}),
 		);
@@ -252,7 +252,7 @@ describe('Phone Number', () => {
 			phoneNumber('addWithVariables', {
 				addressBookId: 3,
 				phones: '380986235698',
-				variablesMode: 'json',
+				variablesInput: 'json',
 				variablesJson: '{"Name":"Ann","Visits":1}',
 			}),
 		);
@@ -261,7 +261,7 @@ describe('Phone Number', () => {
 			phoneNumber('updateContactVariables', {
 				addressBookId: 3,
 				phone: '+380986235698',
-				variablesMode: 'fields',
+				variablesInput: 'fields',
 				variablesUi: {
 					variable: [
 						{ name: 'Name', value: 'Anna' },
@@ -306,6 +306,164 @@ describe('Phone Number', () => {
 			Visits: { type: 'number', value: '2' },
 		});
 	});
+
+	// The same three shapes Messaging Email takes for template variables (test/email/send.test.ts).
+	test.each([
+		[
+			'Fields rows (values are text)',
+			{
+				variablesInput: 'fields',
+				variablesUi: {
+					variable: [
+						{ name: 'Name', value: '={{ $json.name }}' },
+						{ name: ' Visits ', value: '={{ $json.visits }}' },
+					],
+				},
+			},
+			[
+				{ name: 'Name', value: 'Ann' },
+				{ name: 'Visits', value: '2' },
+			],
+		],
+		[
+			'a JSON object from an expression (values as given)',
+			{
+				variablesInput: 'json',
+				variablesJson: '={{ { "Name": $json.name, "Visits": $json.visits } }}',
+			},
+			[
+				{ name: 'Name', value: 'Ann' },
+				{ name: 'Visits', value: 2 },
+			],
+		],
+		[
+			'a JSON list of {name, value}',
+			{
+				variablesInput: 'json',
+				variablesJson: '[{"name": "Name", "value": "Ann"}, {"name": "Visits", "value": 2}]',
+			},
+			[
+				{ name: 'Name', value: 'Ann' },
+				{ name: 'Visits', value: 2 },
+			],
+		],
+	])(
+		'Variables: the same shapes as Email — Update Contact Variables with %s',
+		async (_, variables, sent) => {
+			await t.run(phoneNumber('add', { addressBookId: 6, phones: '380986235698' }));
+			t.sandbox.log.clear();
+			const result = await t.run(
+				phoneNumber('updateContactVariables', {
+					addressBookId: 6,
+					phone: '380986235698',
+					...variables,
+				}),
+				items({ name: 'Ann', visits: 2 }),
+			);
+			expect(result.error).toBeUndefined();
+			expect(t.calls()).toEqual([
+				{
+					method: 'POST',
+					path: '/addressbooks/6/phones/variable',
+					query: {},
+					rawQuery: '',
+					body: { phone: '380986235698', variables: sent },
+				},
+			]);
+			expect(jsonOf(result)).toEqual([
+				{ result: true, addressBookId: '6', phone: '380986235698', variables: sent },
+			]);
+		},
+	);
+
+	test('Variables: a JSON list of {name, type, value}, the type given or inferred (Update Variables)', async () => {
+		await t.run(phoneNumber('add', { addressBookId: 8, phones: '380986235698' }));
+		t.sandbox.log.clear();
+		const result = await t.run(
+			phoneNumber('updateVariables', {
+				addressBookId: 8,
+				phones: '380986235698',
+				variablesInput: 'json',
+				variablesJson:
+					'[{"name": "Code", "type": "string", "value": 42}, {"name": "Visits", "value": 3}, {"name": "Since", "value": "2020-01-31"}, {"name": "Age", "type": "number", "value": "30"}]',
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(t.calls()).toEqual([
+			{
+				method: 'PUT',
+				path: '/sms/numbers',
+				query: {},
+				rawQuery: '',
+				body: {
+					addressBookId: 8,
+					phones: ['380986235698'],
+					variables: [
+						{ name: 'Code', type: 'string', value: 42 },
+						{ name: 'Visits', type: 'number', value: 3 },
+						{ name: 'Since', type: 'date', value: '2020-01-31' },
+						{ name: 'Age', type: 'number', value: 30 },
+					],
+				},
+			},
+		]);
+	});
+
+	test.each([
+		[
+			'addWithVariables',
+			{ variablesInput: 'json', variablesJson: '{"a": ' },
+			/^Variables \(JSON\): is not valid JSON \(.+\) \[item 0\]$/,
+		],
+		[
+			'addWithVariables',
+			{ variablesInput: 'json', variablesJson: '[1]' },
+			'Variables (JSON): entry 1 of the list must be an object {name, type, value} (got 1) [item 0]',
+		],
+		[
+			'updateContactVariables',
+			{ variablesInput: 'json', variablesJson: '"Ann"' },
+			'Variables (JSON): must be a JSON object of variable names and values, or a list of {name, value} objects [item 0]',
+		],
+		[
+			'updateContactVariables',
+			{ variablesInput: 'json', variablesJson: '{"Member": true}' },
+			'Variables (JSON): variable "Member" must be text, a number or a date (got true) [item 0]',
+		],
+		[
+			'updateVariables',
+			{ variablesInput: 'json', variablesJson: '{}' },
+			'Variables (JSON): add at least one variable [item 0]',
+		],
+		[
+			'updateContactVariables',
+			{ variablesInput: 'fields', variablesUi: {} },
+			'Variables: add at least one variable [item 0]',
+		],
+		[
+			'updateVariables',
+			{
+				variablesInput: 'fields',
+				variablesUi: { variable: [{ name: '', type: 'string', value: 'x' }] },
+			},
+			'Variables: a variable has no name [item 0]',
+		],
+	])(
+		'Variables: %s with %j is refused naming the parameter',
+		async (operation, variables, message) => {
+			const result = await t.run(
+				phoneNumber(operation, {
+					addressBookId: 2,
+					phone: '380986235698',
+					phones: '380986235698',
+					...variables,
+				}),
+			);
+			if (typeof message === 'string') expect(result.error?.message).toBe(message);
+			else expect(result.error?.message).toMatch(message);
+			expect(t.calls()).toEqual([]);
+		},
+	);
 
 	test('Remove: DELETE with a JSON body; deleted counter', async () => {
 		await t.run(phoneNumber('add', { addressBookId: 4, phones: '380986235698, 380631234567' }));

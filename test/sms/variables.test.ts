@@ -1,10 +1,5 @@
-import {
-	checkVariable,
-	isServiceDay,
-	readNamedVariables,
-	readTypedVariables,
-	VariableError,
-} from '../../nodes/MessagingSms/helpers/variables';
+import { checkVariable, isServiceDay } from '../../nodes/MessagingSms/helpers/variables';
+import { VariableError, variableEntries } from '../../nodes/shared/variables';
 
 describe('variable rules', () => {
 	test('date: YYYY-MM-DD with no time, a real day', () => {
@@ -64,37 +59,58 @@ describe('variable rules', () => {
 		expect(() => checkVariable('X', 'string', '')).toThrow('variable "X" has no value');
 	});
 
-	test('rows and JSON (object with inferred types, or array)', () => {
+	test('rows and JSON (an object, or a list) give the same entries, names trimmed', () => {
 		expect(
-			readTypedVariables(
+			variableEntries(
 				'fields',
 				[
-					{ name: 'Name', type: 'string', value: 'Ann' },
+					{ name: ' Name ', type: 'string', value: 'Ann' },
 					{ name: 'Age', type: 'number', value: '30' },
 				],
-				undefined,
+				true,
 			),
-		).toEqual([
+		).toStrictEqual([
 			{ name: 'Name', type: 'string', value: 'Ann' },
-			{ name: 'Age', type: 'number', value: 30 },
+			{ name: 'Age', type: 'number', value: '30' },
 		]);
 		expect(
-			readTypedVariables('json', [], '{"Name":"Ann","Age":30,"Birthday":"1990-05-01"}'),
-		).toEqual([
-			{ name: 'Name', type: 'string', value: 'Ann' },
-			{ name: 'Age', type: 'number', value: 30 },
-			{ name: 'Birthday', type: 'date', value: '1990-05-01' },
+			variableEntries('json', '{"Name":"Ann","Age":30,"Birthday":"1990-05-01"}'),
+		).toStrictEqual([
+			{ name: 'Name', type: undefined, value: 'Ann' },
+			{ name: 'Age', type: undefined, value: 30 },
+			{ name: 'Birthday', type: undefined, value: '1990-05-01' },
 		]);
-		expect(() =>
-			readTypedVariables('json', [], [{ name: 'Since', type: 'date', value: '2017-1-1' }]),
-		).toThrow(VariableError);
-		expect(() => readTypedVariables('json', [], '{bad json')).toThrow('the JSON is not valid');
-		expect(readNamedVariables('json', [], { Name: 'Ann', Age: 31 })).toEqual([
-			{ name: 'Name', value: 'Ann' },
-			{ name: 'Age', value: 31 },
+		expect(
+			variableEntries('json', [{ name: 'Since', type: 'date', value: '2017-1-1' }, { name: 'X' }]),
+		).toStrictEqual([
+			{ name: 'Since', type: 'date', value: '2017-1-1' },
+			{ name: 'X', type: undefined, value: undefined },
 		]);
-		expect(() => readNamedVariables('fields', [{ name: 'Name', value: '' }], undefined)).toThrow(
-			'variable "Name" has no value',
+		expect(variableEntries('json', { Name: 'Ann' })).toStrictEqual([
+			{ name: 'Name', type: undefined, value: 'Ann' },
+		]);
+		expect(variableEntries('json', '  ')).toStrictEqual([]);
+		expect(variableEntries('fields', undefined)).toStrictEqual([]);
+	});
+
+	test('JSON and names that cannot be read', () => {
+		expect(() => variableEntries('json', '{bad json')).toThrow(VariableError);
+		expect(() => variableEntries('json', '{bad json')).toThrow(/^is not valid JSON \(.+\)$/);
+		expect(() => variableEntries('json', '5')).toThrow(
+			'must be a JSON object of variable names and values, or a list of {name, value} objects',
+		);
+		expect(() => variableEntries('json', 'null', true)).toThrow(
+			'must be a JSON object of variable names and values, or a list of {name, type, value} objects',
+		);
+		expect(() => variableEntries('json', '[{"name":"A","value":1}, 2]', true)).toThrow(
+			'entry 2 of the list must be an object {name, type, value} (got 2)',
+		);
+		expect(() => variableEntries('json', '{" ": 1}')).toThrow('a variable has no name');
+		expect(() => variableEntries('fields', [{ name: '', value: 'x' }])).toThrow(
+			'a variable has no name',
+		);
+		expect(() => variableEntries('json', [{ name: 5, value: 'x' }])).toThrow(
+			'a variable has no name',
 		);
 	});
 });

@@ -1,16 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../../shared/items';
 import { batchingField as sharedBatchingField } from '../../shared/bulk';
 import { DEFAULT_BATCH_SIZE } from './bulk';
 import { parsePhones } from '../../shared/phones';
-import {
-	readNamedVariables,
-	readTypedVariables,
-	VariableError,
-	type NamedVariable,
-	type TypedVariable,
-} from './variables';
 import { readParameter } from '../../shared/parameters';
 
 /** Field builders shared by the SMS operations (each operation adds its own displayOptions). */
@@ -84,104 +77,6 @@ export const batchingField = sharedBatchingField({
 	defaultSize: DEFAULT_BATCH_SIZE,
 	note: 'the service documents no limit; requests that carry phones in the URL (Check Numbers) use at most 250',
 });
-
-const variableTypeOptions = [
-	{ name: 'String', value: 'string' },
-	{ name: 'Number', value: 'number' },
-	{ name: 'Date (YYYY-MM-DD)', value: 'date' },
-];
-
-/** Variables as name/type/value rows or JSON. `typed: false` drops the type (Update Contact Variables). */
-export function variablesFields(typed = true): INodeProperties[] {
-	return [
-		{
-			displayName: 'Variables Input',
-			name: 'variablesMode',
-			type: 'options',
-			options: [
-				{ name: 'Fields', value: 'fields' },
-				{ name: 'JSON', value: 'json' },
-			],
-			default: 'fields',
-		},
-		{
-			displayName: 'Variables',
-			name: 'variablesUi',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add variable',
-			default: {},
-			displayOptions: { show: { variablesMode: ['fields'] } },
-			options: [
-				{
-					displayName: 'Variable',
-					name: 'variable',
-					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						...(typed
-							? [
-									{
-										displayName: 'Type',
-										name: 'type',
-										type: 'options',
-										options: variableTypeOptions,
-										default: 'string',
-										description: 'A date is YYYY-MM-DD with no time; a number accepts numbers only',
-									} as INodeProperties,
-								]
-							: []),
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Variables (JSON)',
-			name: 'variablesJson',
-			type: 'json',
-			default: '{}',
-			displayOptions: { show: { variablesMode: ['json'] } },
-			description: typed
-				? 'An object {"Name": "Ann", "Age": 30, "Birthday": "1990-05-01"} (types inferred: numbers → number, YYYY-MM-DD → date) or an array of {name, type, value}'
-				: 'An object {"Name": "Ann", "Age": 30}',
-		},
-	];
-}
-
-function readVariableInput(context: IExecuteFunctions, itemIndex: number) {
-	const mode = readParameter(context, 'variablesMode', itemIndex, 'fields') as 'fields' | 'json';
-	const rows = ((readParameter(context, 'variablesUi', itemIndex, {}) as IDataObject).variable ??
-		[]) as IDataObject[];
-	const json =
-		mode === 'json' ? readParameter(context, 'variablesJson', itemIndex, '{}') : undefined;
-	return { mode, rows, json };
-}
-
-export function readTyped(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	required = true,
-): TypedVariable[] {
-	const { mode, rows, json } = readVariableInput(context, itemIndex);
-	try {
-		const variables = readTypedVariables(mode, rows, json);
-		if (required && !variables.length) throw new VariableError('add at least one variable');
-		return variables;
-	} catch (error) {
-		throw invalidInput(context, itemIndex, 'Variables', (error as Error).message);
-	}
-}
-
-export function readNamed(context: IExecuteFunctions, itemIndex: number): NamedVariable[] {
-	const { mode, rows, json } = readVariableInput(context, itemIndex);
-	try {
-		const variables = readNamedVariables(mode, rows, json);
-		if (!variables.length) throw new VariableError('add at least one variable');
-		return variables;
-	} catch (error) {
-		throw invalidInput(context, itemIndex, 'Variables', (error as Error).message);
-	}
-}
 
 /** A positive integer id from a number or string parameter, or the value of a resource locator. */
 export function readId(

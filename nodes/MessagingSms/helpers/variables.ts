@@ -1,6 +1,14 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-/** SMS contact variables and the reference's rules for their values. */
+import {
+	readVariables,
+	VariableError,
+	variablesFields as sharedVariablesFields,
+	type VariableEntry,
+	type VariablesInput,
+} from '../../shared/variables';
+
+/** SMS contact variables: the shared variables fields, typed, with the reference's rules for their values. */
 
 export type VariableType = 'string' | 'number' | 'date';
 
@@ -25,9 +33,6 @@ export function isServiceDay(value: unknown): value is string {
 	const date = new Date(Date.UTC(+match[1], +match[2] - 1, +match[3]));
 	return date.getUTCMonth() === +match[2] - 1 && date.getUTCDate() === +match[3];
 }
-
-/** Thrown for a value that breaks the rules; the message says which rule. */
-export class VariableError extends Error {}
 
 /**
  * Checks one variable and returns the value to send:
@@ -74,87 +79,65 @@ function inferType(value: unknown): VariableType {
 	return 'string';
 }
 
-/**
- * Variables from the node's two input modes. Rows: `[{name, type, value}]`. JSON: an object `{name: value}`
- * (type inferred: numbers → number, `YYYY-MM-DD` → date, anything else → string) or an array of
- * `{name, type, value}` objects (type optional, inferred the same way).
- */
-export function readTypedVariables(
-	mode: 'fields' | 'json',
-	rows: IDataObject[],
-	json: unknown,
-): TypedVariable[] {
-	if (mode === 'fields')
-		return rows.map((row) => checkVariable(row.name, row.type ?? 'string', row.value));
-	const parsed = parseJson(json);
-	if (Array.isArray(parsed)) {
-		return parsed.map((entry) => {
-			if (typeof entry !== 'object' || entry === null)
-				throw new VariableError('each entry must be an object with name, type and value');
-			const variable = entry as IDataObject;
-			return checkVariable(
-				variable.name,
-				variable.type ?? inferType(variable.value),
-				variable.value,
-			);
-		});
-	}
-	return Object.entries(parsed).map(([name, value]) =>
-		checkVariable(name, inferType(value), value),
-	);
-}
+const variableTypeField: INodeProperties = {
+	displayName: 'Type',
+	name: 'type',
+	type: 'options',
+	options: [
+		{ name: 'String', value: 'string' },
+		{ name: 'Number', value: 'number' },
+		{ name: 'Date (YYYY-MM-DD)', value: 'date' },
+	],
+	default: 'string',
+	description: 'A date is YYYY-MM-DD with no time; a number accepts numbers only',
+};
 
-/** Name/value pairs only (Update Contact Variables): rows or a JSON object `{name: value}`. */
-export function readNamedVariables(
-	mode: 'fields' | 'json',
-	rows: IDataObject[],
-	json: unknown,
-): NamedVariable[] {
-	const pairs: Array<[unknown, unknown]> =
-		mode === 'fields'
-			? rows.map((row) => [row.name, row.value])
-			: (() => {
-					const parsed = parseJson(json);
-					return Array.isArray(parsed)
-						? parsed.map(
-								(entry) =>
-									[(entry as IDataObject)?.name, (entry as IDataObject)?.value] as [
-										unknown,
-										unknown,
-									],
-							)
-						: Object.entries(parsed);
-				})();
-	return pairs.map(([name, value]) => {
-		const label = typeof name === 'string' ? name.trim() : '';
-		if (!label) throw new VariableError('a variable has no name');
-		if (value === undefined || value === null || value === '')
-			throw new VariableError(`variable "${label}" has no value`);
-		if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
-			throw new VariableError(
-				`variable "${label}" must be text, a number or a date (got ${JSON.stringify(value)})`,
-			);
-		}
-		return { name: label, value };
+/**
+ * The fields: rows of name, type and value (`typed: false` drops the type: Update Contact Variables), or JSON
+ * `{name: value}` (types inferred: numbers → number, `YYYY-MM-DD` → date, anything else → string) or a list of
+ * `{name, type, value}` (type optional, inferred the same way).
+ */
+export function variablesFields(typed: boolean): INodeProperties[] {
+	return sharedVariablesFields({
+		label: 'Variables',
+		typeField: typed ? variableTypeField : undefined,
+		jsonDescription: typed
+			? 'An object {"Name": "Ann", "Age": 30, "Birthday": "1990-05-01"} (types inferred: numbers → number, YYYY-MM-DD → date) or a list of {name, type, value}'
+			: 'An object {"Name": "Ann", "Age": 30} or a list of {name, value}',
 	});
 }
 
-function parseJson(json: unknown): IDataObject | IDataObject[] {
-	let value = json;
-	if (typeof value === 'string') {
-		if (!value.trim()) return {};
-		let parsed: unknown = undefined;
-		try {
-			parsed = JSON.parse(value);
-		} catch {
-			parsed = undefined;
-		}
-		if (parsed === undefined) throw new VariableError('the JSON is not valid');
-		value = parsed;
-	}
-	if (typeof value !== 'object' || value === null)
+function typedVariable(entry: VariableEntry, input: VariablesInput): TypedVariable {
+	const type = entry.type ?? (input === 'fields' ? 'string' : inferType(entry.value));
+	return checkVariable(entry.name, type, entry.value);
+}
+
+/** Typed variables (Add With Variables, Update Variables): at least one. */
+export function readTyped(context: IExecuteFunctions, itemIndex: number): TypedVariable[] {
+	return readVariables(context, itemIndex, {
+		label: 'Variables',
+		typed: true,
+		required: true,
+		check: typedVariable,
+	});
+}
+
+function namedVariable({ name, value }: VariableEntry): NamedVariable {
+	if (value === undefined || value === null || value === '')
+		throw new VariableError(`variable "${name}" has no value`);
+	if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
 		throw new VariableError(
-			'give a JSON object {"name": value} or an array of {name, type, value}',
+			`variable "${name}" must be text, a number or a date (got ${JSON.stringify(value)})`,
 		);
-	return value as IDataObject | IDataObject[];
+	}
+	return { name, value };
+}
+
+/** Name/value pairs only (Update Contact Variables: the reference sends no type): at least one. */
+export function readNamed(context: IExecuteFunctions, itemIndex: number): NamedVariable[] {
+	return readVariables(context, itemIndex, {
+		label: 'Variables',
+		required: true,
+		check: namedVariable,
+	});
 }

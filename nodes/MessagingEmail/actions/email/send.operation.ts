@@ -18,6 +18,12 @@ import {
 	type PlannedBinary,
 } from '../../helpers/attachments';
 import { readParameter, readText } from '../../../shared/parameters';
+import {
+	readVariables,
+	VariableError,
+	variablesFields,
+	type VariableEntry,
+} from '../../../shared/variables';
 
 const recipientPairs = (
 	name: string,
@@ -197,45 +203,12 @@ const properties: INodeProperties[] = [
 			"The template's ID: in the service's web app under Email → Templates (the number in the template's address), or the real_id the API's template list gives. Numeric and text IDs both work.",
 		displayOptions: { show: { content: ['template'] } },
 	},
-	{
-		displayName: 'Template Variables Input',
-		name: 'variablesInput',
-		type: 'options',
-		options: [
-			{ name: 'Name/Value Pairs', value: 'pairs' },
-			{ name: 'JSON', value: 'json' },
-		],
-		default: 'pairs',
-		displayOptions: { show: { content: ['template'] } },
-	},
-	{
-		displayName: 'Template Variables',
-		name: 'templateVariables',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Variable',
-		default: {},
-		displayOptions: { show: { content: ['template'], variablesInput: ['pairs'] } },
-		options: [
-			{
-				displayName: 'Variable',
-				name: 'variables',
-				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Template Variables (JSON)',
-		name: 'templateVariablesJson',
-		type: 'json',
-		default: '{}',
-		description:
-			'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}',
-		displayOptions: { show: { content: ['template'], variablesInput: ['json'] } },
-	},
+	...variablesFields({
+		label: 'Template Variables',
+		show: { content: ['template'] },
+		jsonDescription:
+			'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}, or a list of {name, value}',
+	}),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -277,55 +250,28 @@ function readRecipients(
 	return parsed.addresses;
 }
 
+/**
+ * The service takes template variables as name → value. A row's value is text (the parameter reader makes numbers
+ * and booleans text, as n8n writes them); a JSON value is sent as given: text, a number, a boolean or null (a
+ * list entry without a value is empty text).
+ */
+function templateVariable({ name, value }: VariableEntry): [string, unknown] {
+	if (value !== null && typeof value === 'object') {
+		throw new VariableError(
+			`variable "${name}" must be text, a number or a boolean (got ${JSON.stringify(value)})`,
+		);
+	}
+	return [name, value === undefined ? '' : value];
+}
+
 function readTemplate(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const rawId = requiredString(context, itemIndex, 'templateId', 'Template ID');
 	const id = /^[1-9]\d{0,15}$/.test(rawId) ? Number(rawId) : rawId;
-	let variables: IDataObject = {};
-	if (readParameter(context, 'variablesInput', itemIndex, 'pairs') === 'json') {
-		const raw = readParameter(context, 'templateVariablesJson', itemIndex, '{}') as unknown;
-		let parsed: unknown = raw;
-		if (typeof raw === 'string') {
-			try {
-				parsed = raw.trim() === '' ? {} : JSON.parse(raw);
-			} catch (error) {
-				throw invalidInput(
-					context,
-					itemIndex,
-					'Template Variables (JSON)',
-					`is not valid JSON (${(error as Error).message})`,
-				);
-			}
-		}
-		if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-			throw invalidInput(
-				context,
-				itemIndex,
-				'Template Variables (JSON)',
-				'must be a JSON object of variable names and values',
-			);
-		}
-		for (const [name, value] of Object.entries(parsed)) {
-			if (value !== null && typeof value === 'object') {
-				throw invalidInput(
-					context,
-					itemIndex,
-					'Template Variables (JSON)',
-					`the value of "${name}" must be text, a number or a boolean`,
-				);
-			}
-		}
-		variables = parsed as IDataObject;
-	} else {
-		const rows =
-			(readParameter(context, 'templateVariables.variables', itemIndex, []) as IDataObject[]) ?? [];
-		for (const row of rows) {
-			const name = String(row.name ?? '').trim();
-			if (!name)
-				throw invalidInput(context, itemIndex, 'Template Variables', 'a variable has no name');
-			variables[name] = (row.value ?? '') as string;
-		}
-	}
-	return { id, variables };
+	const variables = readVariables(context, itemIndex, {
+		label: 'Template Variables',
+		check: templateVariable,
+	});
+	return { id, variables: Object.fromEntries(variables) as IDataObject };
 }
 
 /**

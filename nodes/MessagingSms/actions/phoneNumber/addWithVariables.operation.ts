@@ -7,15 +7,8 @@ import {
 
 import type { MessagingClient } from '../../../shared/transport/client';
 import { readPhones, runPhoneBulk } from '../../helpers/bulk';
-import {
-	addressBookIdField,
-	batchingField,
-	phonesField,
-	readId,
-	readTyped,
-	variablesFields,
-} from '../../helpers/fields';
-import type { TypedVariable } from '../../helpers/variables';
+import { addressBookIdField, batchingField, phonesField, readId } from '../../helpers/fields';
+import { readTyped, variablesFields, type TypedVariable } from '../../helpers/variables';
 
 const properties: INodeProperties[] = [
 	addressBookIdField,

@@ -7,14 +7,8 @@ import {
 
 import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
-import {
-	addressBookIdField,
-	phoneField,
-	readId,
-	readNamed,
-	readPhone,
-	variablesFields,
-} from '../../helpers/fields';
+import { addressBookIdField, phoneField, readId, readPhone } from '../../helpers/fields';
+import { readNamed, variablesFields } from '../../helpers/variables';
 
 const properties: INodeProperties[] = [
 	addressBookIdField,
