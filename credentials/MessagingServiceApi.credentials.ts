@@ -26,7 +26,10 @@ export class MessagingServiceApi implements ICredentialType {
 
 	displayName = 'Messaging Service API';
 
-	icon: Icon = { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/shared/icons/messaging.svg',
+		dark: 'file:../nodes/shared/icons/messaging.dark.svg',
+	};
 
 	documentationUrl = 'https://github.com/n8n-nodes-messaging/n8n-nodes-messaging#credentials';
 

@@ -74,7 +74,10 @@ export class MessagingEmailTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging Email Trigger',
 		name: 'messagingEmailTrigger',
-		icon: { light: 'file:messagingEmailTrigger.svg', dark: 'file:messagingEmailTrigger.dark.svg' },
+		icon: {
+			light: 'file:../shared/icons/messaging.svg',
+			dark: 'file:../shared/icons/messaging.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).length + " email event kinds"}}',

@@ -24,7 +24,10 @@ export class MessagingSmsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging SMS Trigger',
 		name: 'messagingSmsTrigger',
-		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
+		icon: {
+			light: 'file:../shared/icons/messaging.svg',
+			dark: 'file:../shared/icons/messaging.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).join(" and ")}}',

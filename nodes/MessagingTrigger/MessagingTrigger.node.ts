@@ -40,7 +40,10 @@ export class MessagingTrigger implements INodeType {
 		// The editor's node list drops "Trigger" from the name: this one shows as "Messaging Email & SMS".
 		displayName: 'Messaging Email & SMS Trigger',
 		name: 'messagingTrigger',
-		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
+		icon: {
+			light: 'file:../shared/icons/messaging.svg',
+			dark: 'file:../shared/icons/messaging.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).join(" and ")}}',
