@@ -8,6 +8,8 @@ import { N8nInstance } from '../../scripts/n8n/instance';
 import {
 	SANDBOX_CREDENTIALS,
 	executionsOf,
+	itemsOf as itemsOfNode,
+	sandboxRequest,
 	sleep,
 	waitFor,
 	type ApiExecution,
@@ -31,13 +33,16 @@ const notes: Record<string, unknown> = {};
 
 const NO_ID_WORKFLOW_ID = 'e2eEmailWebhookNoId';
 
-function workflow(id = WORKFLOW_ID, webhookId: string | undefined = WEBHOOK_ID): Workflow {
+/** `webhookId: null` = a node without n8n's random id (an explicit undefined would take the default). */
+function workflow(id = WORKFLOW_ID, webhookId: string | null = WEBHOOK_ID): Workflow {
 	return {
 		id,
 		name: `e2e: email events by webhook (${id})`,
 		nodes: [
 			{
-				id: '4f1b9c2e-3a5d-4e6f-8a7b-9c0d1e2f3a4b',
+				id: webhookId
+					? '4f1b9c2e-3a5d-4e6f-8a7b-9c0d1e2f3a4b'
+					: '4f1b9c2e-3a5d-4e6f-8a7b-9c0d1e2f3a4c',
 				name: NODE_NAME,
 				type: 'n8n-nodes-messaging.messagingEmailTrigger',
 				typeVersion: 1,
@@ -52,29 +57,11 @@ function workflow(id = WORKFLOW_ID, webhookId: string | undefined = WEBHOOK_ID):
 	};
 }
 
-async function control(method: string, path: string, body?: unknown) {
-	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-		method,
-		headers: { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok)
-		throw new Error(`${method} ${path} → ${response.status} ${await response.text()}`);
-	return (await response.json()) as Record<string, unknown>;
-}
+const control = (method: string, path: string, body?: unknown) =>
+	sandboxRequest(sandbox.url, method, `/__sandbox${path}`, body);
 
-async function api(method: string, path: string, body: unknown) {
-	const response = await fetch(`${sandbox.url}${path}`, {
-		method,
-		headers: {
-			Authorization: `Bearer ${SANDBOX_CREDENTIALS.apiKey}`,
-			'Content-Type': 'application/json',
-		},
-		body: JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`${method} ${path} → ${response.status}`);
-	return (await response.json()) as Record<string, unknown>;
-}
+const api = (method: string, path: string, body: unknown) =>
+	sandboxRequest(sandbox.url, method, path, body, SANDBOX_CREDENTIALS.apiKey);
 
 const send = async (to: string[], subject: string) =>
 	String(
@@ -90,10 +77,7 @@ const send = async (to: string[], subject: string) =>
 		).id,
 	);
 
-const itemsOf = (execution: ApiExecution) =>
-	(execution.data?.resultData.runData[NODE_NAME]?.[0]?.data?.main[0] ?? []).map(
-		(item) => item.json,
-	);
+const itemsOf = (execution: ApiExecution) => itemsOfNode(execution, NODE_NAME);
 
 async function postTo(url: string, body: unknown) {
 	const started = Date.now();
@@ -127,7 +111,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 	let started = Date.now();
 	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
 	// The second workflow's node has no webhookId (imported with the CLI, never saved in the editor).
-	await n8n.importWorkflows([workflow(), workflow(NO_ID_WORKFLOW_ID, undefined)]);
+	await n8n.importWorkflows([workflow(), workflow(NO_ID_WORKFLOW_ID, null)]);
 	await n8n.activate(WORKFLOW_ID);
 	await n8n.activate(NO_ID_WORKFLOW_ID);
 	timings['create + import + publish'] = Date.now() - started;
@@ -252,8 +236,8 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 		]);
 		expect([url, answer.status]).toEqual([url, 404]);
 	}
-	// A node without n8n's random id would be served at the guessable <workflow id>/<node name>/email-events: its
-	// activation fails (the node's checkExists), and were it served, the node would answer 404 itself.
+	// A node without n8n's random id: its guessable URL <workflow id>/<node name>/email-events must give 404 and
+	// start nothing (the node's checkExists refuses such a node; served anyway, the node answers 404 itself).
 	const activationError = (await n8n.rest(
 		'GET',
 		`/rest/active-workflows/error/${NO_ID_WORKFLOW_ID}`,
