@@ -171,3 +171,48 @@ it('Retry after changing the secret of a saved credential that holds a token: fa
 		['GET', '/sms/senders', 200, 'token'],
 	]);
 });
+
+it('n8n serves the icon of every node and of the credential (the triggers and the credential share one file)', async () => {
+	const nodes = (await n8n.rest('GET', '/types/nodes.json')) as Array<{
+		name: string;
+		iconUrl?: { light: string; dark: string };
+	}>;
+	const credentials = (await n8n.rest('GET', '/types/credentials.json')) as Array<{
+		name: string;
+		iconUrl?: { light: string; dark: string };
+	}>;
+	const ours = [
+		...nodes.filter((type) => type.name.startsWith('n8n-nodes-messaging.')),
+		...credentials.filter((type) => type.name === 'messagingServiceApi'),
+	];
+	expect(ours.map((type) => type.name).sort()).toEqual([
+		'messagingServiceApi',
+		'n8n-nodes-messaging.messagingEmail',
+		// n8n adds an AI-agent tool variant of each node that is usable as a tool; it keeps the node's icon.
+		'n8n-nodes-messaging.messagingEmailTool',
+		'n8n-nodes-messaging.messagingEmailTrigger',
+		'n8n-nodes-messaging.messagingSms',
+		'n8n-nodes-messaging.messagingSmsTool',
+		'n8n-nodes-messaging.messagingSmsTrigger',
+		'n8n-nodes-messaging.messagingTrigger',
+	]);
+	for (const type of ours) {
+		for (const url of [type.iconUrl?.light, type.iconUrl?.dark]) {
+			const response = await fetch(`${n8n.baseUrl}/${url}`);
+			const text = await response.text();
+			expect([type.name, url, response.status, text.trimStart().slice(0, 4)]).toEqual([
+				type.name,
+				url,
+				200,
+				'<svg',
+			]);
+		}
+	}
+	const shared = ours.filter((type) => type.iconUrl?.light.endsWith('/shared/icons/messaging.svg'));
+	expect(shared.map((type) => type.name).sort()).toEqual([
+		'messagingServiceApi',
+		'n8n-nodes-messaging.messagingEmailTrigger',
+		'n8n-nodes-messaging.messagingSmsTrigger',
+		'n8n-nodes-messaging.messagingTrigger',
+	]);
+});

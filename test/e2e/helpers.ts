@@ -269,3 +269,79 @@ export async function waitFor<T>(
 		await sleep(everyMs);
 	}
 }
+
+/** Items a node gave in the first run of an execution (n8n's public API shape). */
+export const itemsOf = (execution: ApiExecution, node: string) =>
+	(execution.data?.resultData.runData[node]?.[0]?.data?.main[0] ?? []).map((item) => item.json);
+
+// ---------- the sandbox, from outside ----------
+
+/** A JSON request to the running sandbox: its API (with `apiKey`) or its control routes (`/__sandbox…`). */
+export async function sandboxRequest(
+	sandboxUrl: string,
+	method: string,
+	path: string,
+	body?: unknown,
+	apiKey?: string,
+): Promise<Record<string, unknown>> {
+	const response = await fetch(`${sandboxUrl}${path}`, {
+		method,
+		headers: {
+			'Content-Type': 'application/json',
+			...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok)
+		throw new Error(`${method} ${path} → ${response.status} ${await response.text()}`);
+	return (await response.json()) as Record<string, unknown>;
+}
+
+// ---------- polling triggers in a running n8n ----------
+
+/** A workflow holding one Messaging Trigger (polling every minute) on the sandbox credential. */
+export function pollingTriggerWorkflow(
+	id: string,
+	name: string,
+	nodeId: string,
+	parameters: Record<string, unknown>,
+): Workflow {
+	return {
+		id,
+		name,
+		nodes: [
+			{
+				id: nodeId,
+				name: 'Messaging Trigger',
+				type: 'n8n-nodes-messaging.messagingTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
+				credentials: { messagingServiceApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+/**
+ * Resolves once `polls` (the poll starts seen in the sandbox's log) holds at least `count` after `since` (real
+ * ms); records the wait under `wait: <label>`. Each trigger polls once a minute, so 130 s is a missed poll.
+ */
+export async function waitForPolls(
+	polls: () => LoggedRequest[],
+	count: number,
+	since: number,
+	label: string,
+	timings: Record<string, number>,
+): Promise<void> {
+	const started = Date.now();
+	await waitFor(
+		`${count} trigger polls (${label})`,
+		() => (polls().filter((entry) => entry.receivedAt > since).length >= count ? true : undefined),
+		130_000,
+	);
+	timings[`wait: ${label}`] = Date.now() - started;
+}

@@ -1,15 +1,16 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { N8nInstance } from '../../scripts/n8n/instance';
 import {
-	CREDENTIAL_ID,
-	CREDENTIAL_NAME,
 	SANDBOX_CREDENTIALS,
 	credentialRecords,
 	example,
 	executionsOf,
+	itemsOf,
+	pollingTriggerWorkflow,
+	sandboxRequest,
 	waitFor,
+	waitForPolls,
 	wire,
-	type ApiExecution,
 	type Workflow,
 } from './helpers';
 
@@ -40,61 +41,26 @@ let sandbox: Sandbox;
 let n8n: N8nInstance;
 const timings: Record<string, number> = {};
 
-async function api(method: string, path: string, body?: unknown) {
-	const response = await fetch(`${sandbox.url}${path}`, {
-		method,
-		headers: {
-			Authorization: `Bearer ${SANDBOX_CREDENTIALS.apiKey}`,
-			'Content-Type': 'application/json',
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok)
-		throw new Error(`${method} ${path} → ${response.status} ${await response.text()}`);
-	return (await response.json()) as Record<string, unknown>;
-}
+const api = (method: string, path: string, body?: unknown) =>
+	sandboxRequest(sandbox.url, method, path, body, SANDBOX_CREDENTIALS.apiKey);
 
 const listReads = () =>
 	sandbox.log.all().filter((entry) => entry.path === '/sms/campaigns/list' && entry.status === 200);
 
 /** Resolves once both active workflows have polled (each polls once a minute) after `since` (real ms). */
-async function bothPolledAfter(since: number, label: string) {
-	const started = Date.now();
-	await waitFor(
-		`both triggers to poll (${label})`,
-		() => (listReads().filter((entry) => entry.receivedAt > since).length >= 2 ? true : undefined),
-		130_000,
+const bothPolledAfter = (since: number, label: string) =>
+	waitForPolls(listReads, 2, since, label, timings);
+
+const watcherWorkflow = (): Workflow =>
+	pollingTriggerWorkflow(
+		WATCHER,
+		'e2e: every final SMS status',
+		'9d3c0a52-7a11-4c4e-9d8e-5f0c2b1a7e51',
+		{
+			events: ['smsDelivered', 'smsNotDelivered'],
+			options: {},
+		},
 	);
-	timings[`wait: ${label}`] = Date.now() - started;
-}
-
-function watcherWorkflow(): Workflow {
-	return {
-		id: WATCHER,
-		name: 'e2e: every final SMS status',
-		nodes: [
-			{
-				id: '9d3c0a52-7a11-4c4e-9d8e-5f0c2b1a7e51',
-				name: 'Messaging Trigger',
-				type: 'n8n-nodes-messaging.messagingTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					events: ['smsDelivered', 'smsNotDelivered'],
-					options: {},
-				},
-				credentials: { messagingServiceApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
-}
-
-const itemsOf = (execution: ApiExecution, node: string) =>
-	(execution.data?.resultData.runData[node]?.[0]?.data?.main[0] ?? []).map((item) => item.json);
 
 afterAll(async () => {
 	await n8n?.dispose();

@@ -3,15 +3,16 @@ import { formatServiceDate } from '../../sandbox/core/clock';
 import { N8nInstance } from '../../scripts/n8n/instance';
 import { withRawBounce, withRawUnsubscribe } from '../trigger/helpers';
 import {
-	CREDENTIAL_ID,
-	CREDENTIAL_NAME,
 	SANDBOX_CREDENTIALS,
 	credentialRecords,
 	example,
 	executionsOf,
+	itemsOf,
+	pollingTriggerWorkflow,
+	sandboxRequest,
 	waitFor,
+	waitForPolls,
 	wire,
-	type ApiExecution,
 	type Workflow,
 } from './helpers';
 
@@ -50,16 +51,8 @@ interface SeededUnsubscribe {
 	spam_complaint?: number;
 }
 
-async function control(method: string, path: string, body?: unknown) {
-	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-		method,
-		headers: { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok)
-		throw new Error(`${method} ${path} → ${response.status} ${await response.text()}`);
-	return (await response.json()) as Record<string, unknown>;
-}
+const control = (method: string, path: string, body?: unknown) =>
+	sandboxRequest(sandbox.url, method, `/__sandbox${path}`, body);
 
 const bounces: SeededBounce[] = [];
 const unsubscribes: SeededUnsubscribe[] = [];
@@ -94,41 +87,19 @@ const bouncePolls = () => {
 };
 
 /** Resolves once both active triggers have polled (each polls once a minute) after `since` (real ms). */
-async function bothPolledAfter(since: number, label: string) {
-	const started = Date.now();
-	await waitFor(
-		`both triggers to poll (${label})`,
-		() =>
-			bouncePolls().filter((entry) => entry.receivedAt > since).length >= 2 ? true : undefined,
-		130_000,
-	);
-	timings[`wait: ${label}`] = Date.now() - started;
-}
+const bothPolledAfter = (since: number, label: string) =>
+	waitForPolls(bouncePolls, 2, since, label, timings);
 
-function allEventsWorkflow(zone: string): Workflow {
-	return {
-		id: ALL_EVENTS_WORKFLOW,
-		name: 'e2e: every bounce and unsubscribe',
-		nodes: [
-			{
-				id: '9d3c0a52-7a11-4c4e-9d8e-5f0c2b1a7e01',
-				name: 'Messaging Trigger',
-				type: 'n8n-nodes-messaging.messagingTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					events: ['bounce', 'unsubscribe'],
-					options: { serviceTimeZone: zone },
-				},
-				credentials: { messagingServiceApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
-}
+const allEventsWorkflow = (zone: string): Workflow =>
+	pollingTriggerWorkflow(
+		ALL_EVENTS_WORKFLOW,
+		'e2e: every bounce and unsubscribe',
+		'9d3c0a52-7a11-4c4e-9d8e-5f0c2b1a7e01',
+		{
+			events: ['bounce', 'unsubscribe'],
+			options: { serviceTimeZone: zone },
+		},
+	);
 
 /** The sandbox account's zone as an offset name (`+10:47`), valid for Intl on Node 24. */
 function offsetZone(minutes: number): string {
@@ -141,9 +112,6 @@ function instantOf(serviceTime: string, offsetMinutes: number): string {
 		Date.parse(`${serviceTime.replace(' ', 'T')}Z`) - offsetMinutes * 60_000,
 	).toISOString();
 }
-
-const itemsOf = (execution: ApiExecution, node: string) =>
-	(execution.data?.resultData.runData[node]?.[0]?.data?.main[0] ?? []).map((item) => item.json);
 
 afterAll(async () => {
 	if (n8n?.pid) timings['n8n pid'] = n8n.pid;
