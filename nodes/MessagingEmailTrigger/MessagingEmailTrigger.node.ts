@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { WEBHOOK_KINDS, isWebhookKind, webhookEventOutput } from '../shared/records/emailEvents';
-import { assertTimeZone } from '../shared/serviceTime';
+import { readServiceTimeZone } from '../shared/triggerSettings';
 import { readBatch } from './body';
 import { RepeatFilter, eventKey } from './dedupe';
 import { WEBHOOK_PATH, secretMatches, secretOfRequestPath } from './secret';
@@ -201,13 +201,8 @@ export class MessagingEmailTrigger implements INodeType {
 
 		const chosen = new Set(this.getNodeParameter('events', []) as string[]);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const timeZone = String(options.serviceTimeZone || 'UTC');
-		try {
-			assertTimeZone(timeZone);
-		} catch {
-			// Thrown before any key is remembered: n8n answers 500, so the service posts the batch again later.
-			throw new NodeOperationError(node, `Service Time Zone: "${timeZone}" is not a time zone`);
-		}
+		// Thrown before any key is remembered: n8n answers 500, so the service posts the batch again later.
+		const timeZone = readServiceTimeZone(node, options);
 
 		const wanted = batch.events.filter((raw) => {
 			const kind = String(raw.event ?? '');

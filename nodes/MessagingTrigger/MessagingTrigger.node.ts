@@ -9,6 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { pollRequestOptionsField } from '../shared/fields';
+import { chosenEvents } from '../shared/triggerSettings';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import { DEFAULT_MAX_EVENTS_PER_POLL, poll } from './poller';
 import { smsEventOptions, smsOptionFields } from './smsFields';
@@ -121,10 +122,9 @@ export class MessagingTrigger implements INodeType {
 export async function pollMessagingEvents(
 	context: IPollFunctions,
 ): Promise<INodeExecutionData[][] | null> {
-	const rawEvents = context.getNodeParameter('events', []) as unknown;
-	const watchesEmail = ([] as unknown[])
-		.concat(rawEvents)
-		.some((event) => event === 'bounce' || event === 'unsubscribe');
+	const watchesEmail = chosenEvents(context.getNodeParameter('events', [])).some(
+		(event) => event === 'bounce' || event === 'unsubscribe',
+	);
 	const sms = readSmsSettings(context, DEFAULT_MAX_EVENTS_PER_POLL);
 	if (!watchesEmail && sms.events.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'Events: choose at least one event', {

@@ -7,6 +7,7 @@ import {
 
 import type { MessagingClient } from '../shared/transport/client';
 import { clientForPoll } from '../shared/client-factory';
+import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../shared/triggerSettings';
 import {
 	fetchBouncePage,
 	fetchBounceTotal,
@@ -30,7 +31,6 @@ import {
 	type UnsubscribeState,
 } from './state';
 import {
-	assertTimeZone,
 	DAY_MS,
 	dateToServiceTime,
 	daysBetween,
@@ -91,8 +91,7 @@ interface ScanResult {
 
 export function readSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
-	const rawEvents = context.getNodeParameter('events', []) as unknown;
-	const events = (Array.isArray(rawEvents) ? rawEvents : [rawEvents]).filter(
+	const events = chosenEvents(context.getNodeParameter('events', [])).filter(
 		(event): event is EventType => event === 'bounce' || event === 'unsubscribe',
 	);
 	if (events.length === 0) {
@@ -101,22 +100,8 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		});
 	}
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const timeZone = String(options.serviceTimeZone ?? '').trim() || 'UTC';
-	try {
-		assertTimeZone(timeZone);
-	} catch {
-		throw new NodeOperationError(node, `Service Time Zone: "${timeZone}" is not a time zone name`, {
-			description:
-				'Use an IANA zone name such as UTC or Europe/Berlin: the zone of your account on the service.',
-		});
-	}
-	const maxEventsPerPoll = Number(options.maxEventsPerPoll ?? DEFAULT_MAX_EVENTS_PER_POLL);
-	if (!Number.isInteger(maxEventsPerPoll) || maxEventsPerPoll < 1) {
-		throw new NodeOperationError(
-			node,
-			`Max Events per Poll: must be a whole number of at least 1, not ${String(options.maxEventsPerPoll)}`,
-		);
-	}
+	const timeZone = readServiceTimeZone(node, options);
+	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, DEFAULT_MAX_EVENTS_PER_POLL);
 	return {
 		events: [...new Set(events)].sort(),
 		includeLast24Hours: options.includeLast24Hours === true,

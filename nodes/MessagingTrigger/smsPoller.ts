@@ -6,7 +6,8 @@ import {
 } from 'n8n-workflow';
 
 import { clientForPoll } from '../shared/client-factory';
-import { assertTimeZone, DAY_MS, dateToServiceTime, isServiceTime } from '../shared/serviceTime';
+import { DAY_MS, dateToServiceTime, isServiceTime } from '../shared/serviceTime';
+import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../shared/triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../shared/records/sms';
 import { currentEvent, listCampaigns, readCampaign, sortedPhones, stepsTo } from './smsEvents';
 import {
@@ -38,8 +39,7 @@ export interface SmsSettings {
 
 export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: number): SmsSettings {
 	const node = context.getNode();
-	const rawEvents = context.getNodeParameter('events', []) as unknown;
-	const events = (Array.isArray(rawEvents) ? rawEvents : [rawEvents]).filter(isSmsEvent);
+	const events = chosenEvents(context.getNodeParameter('events', [])).filter(isSmsEvent);
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const lookBackDays = Number(options.smsLookBackDays ?? DEFAULT_SMS_LOOK_BACK_DAYS);
 	if (
@@ -52,22 +52,8 @@ export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: numbe
 			`SMS Look-Back (Days): must be more than 0 and at most ${MAX_SMS_LOOK_BACK_DAYS}, not ${String(options.smsLookBackDays)}`,
 		);
 	}
-	const maxEventsPerPoll = Number(options.maxEventsPerPoll ?? defaultMaxEvents);
-	if (!Number.isInteger(maxEventsPerPoll) || maxEventsPerPoll < 1) {
-		throw new NodeOperationError(
-			node,
-			`Max Events per Poll: must be a whole number of at least 1, not ${String(options.maxEventsPerPoll)}`,
-		);
-	}
-	const timeZone = String(options.serviceTimeZone ?? '').trim() || 'UTC';
-	try {
-		assertTimeZone(timeZone);
-	} catch {
-		throw new NodeOperationError(node, `Service Time Zone: "${timeZone}" is not a time zone name`, {
-			description:
-				'Use an IANA zone name such as UTC or Europe/Berlin: the zone of your account on the service.',
-		});
-	}
+	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, defaultMaxEvents);
+	const timeZone = readServiceTimeZone(node, options);
 	return {
 		events: [...new Set(events)],
 		lookBackDays,

@@ -287,7 +287,7 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		[
 			'Service Time Zone an object (expression)',
 			{ events: ['bounce'], options: { serviceTimeZone: '={{ {"a":1} }}' } },
-			'Service Time Zone: "[object Object]" is not a time zone name',
+			'Service Time Zone: must be text, but the value is an object ({"a":1})',
 		],
 		[
 			'Max Events per Poll 0',

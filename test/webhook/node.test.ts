@@ -506,12 +506,21 @@ describe('repeats', () => {
 });
 
 describe('settings', () => {
+	it('a Service Time Zone that is not text (an expression giving an object): 500 naming the setting', async () => {
+		harness = await startTrigger({ options: { serviceTimeZone: '={{ {"a":1} }}' } });
+		expect(await postJson([EVENTS.opened])).toEqual({
+			status: 500,
+			text: '{"code":0,"message":"Service Time Zone: must be text, but the value is an object ({\\"a\\":1})"}',
+		});
+		expect(harness.emitted()).toEqual([]);
+	});
+
 	it('an unknown Service Time Zone: 500 (the service posts again later), nothing emitted or remembered', async () => {
 		harness = await startTrigger({ options: { serviceTimeZone: 'Mars/Olympus' } });
 		const answer = await postJson([EVENTS.opened]);
 		expect(answer).toEqual({
 			status: 500,
-			text: '{"code":0,"message":"Service Time Zone: \\"Mars/Olympus\\" is not a time zone"}',
+			text: '{"code":0,"message":"Service Time Zone: \\"Mars/Olympus\\" is not a time zone name"}',
 		});
 		expect(harness.emitted()).toEqual([]);
 		// The user fixes the zone; the service posts the batch again: it is new to the node.
