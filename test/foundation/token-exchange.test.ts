@@ -10,6 +10,7 @@ import type {
 
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials';
 import { testMessagingCredential } from '../../nodes/shared/transport/credentialTest';
+import { REUSE_FOR_MS, forgetIssuedTokens } from '../../nodes/shared/transport/token';
 import { startSandbox, type Sandbox } from '../../sandbox/core/server';
 import { smsArea } from '../../sandbox/sms';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
@@ -20,7 +21,9 @@ import { probeArea } from './probe-area';
 /**
  * The token exchange (POST /oauth/access_token) as a transport step: a dropped connection or a 5xx there is a
  * network/server failure (retried; nothing was sent), not "the service rejected the credential"; concurrent
- * requests that find no token share one exchange; and the credential test judges exactly the values typed.
+ * requests that find no token share one exchange, and later ones still holding no token or the replaced one
+ * get the new token (one exchange per process per expiry); and the credential test judges exactly the values
+ * typed.
  */
 const probe = new TransportProbe();
 let sandbox: Sandbox;
@@ -35,6 +38,7 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => {
 	sandbox.log.clear();
 	sandbox.faults.clear();
+	forgetIssuedTokens();
 });
 
 const freshStore = () => new CredentialStore(sandboxCredentials(sandbox));
@@ -185,9 +189,46 @@ describe('one token exchange per credential, however many requests start at once
 		);
 		expect(new Set(tokens.map((token) => token.accessToken)).size).toBe(1);
 		expect(exchanges()).toHaveLength(1);
-		// Settled exchanges are not remembered: the next cold start exchanges again (n8n stores the token).
-		await credential.preAuthentication.call(helper, sandboxCredentials(sandbox));
+		const [issued] = tokens.map((token) => token.accessToken);
+		// Later, an execution that loaded the credential before n8n stored the token (it holds none): the same
+		// token, no exchange.
+		const late = (await credential.preAuthentication.call(helper, sandboxCredentials(sandbox))) as {
+			accessToken: string;
+		};
+		expect(late.accessToken).toBe(issued);
+		expect(exchanges()).toHaveLength(1);
+		// The issued token is rejected (expired): whoever holds it gets a new one, by one exchange for all.
+		const refreshed = (await Promise.all(
+			[1, 2].map(
+				async () =>
+					await credential.preAuthentication.call(helper, {
+						...sandboxCredentials(sandbox),
+						accessToken: issued,
+					}),
+			),
+		)) as Array<{ accessToken: string }>;
+		expect(new Set(refreshed.map((token) => token.accessToken)).size).toBe(1);
+		expect(refreshed[0].accessToken).not.toBe(issued);
 		expect(exchanges()).toHaveLength(2);
+		// An execution still holding the expired token after the refresh settled: the new token, no exchange.
+		const stale = (await credential.preAuthentication.call(helper, {
+			...sandboxCredentials(sandbox),
+			accessToken: issued,
+		})) as { accessToken: string };
+		expect(stale.accessToken).toBe(refreshed[0].accessToken);
+		expect(exchanges()).toHaveLength(2);
+		// After the reuse window (tokens live an hour), a cold start exchanges again.
+		const realNow = Date.now;
+		try {
+			Date.now = () => realNow() + REUSE_FOR_MS;
+			await credential.preAuthentication.call(helper, {
+				...sandboxCredentials(sandbox),
+				accessToken: issued,
+			});
+		} finally {
+			Date.now = realNow;
+		}
+		expect(exchanges()).toHaveLength(3);
 	});
 
 	test('a different secret never joins an exchange in flight', async () => {

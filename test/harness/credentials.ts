@@ -11,10 +11,12 @@ import {
 import { Credentials } from 'n8n-core';
 
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials';
+import { forgetIssuedTokens } from '../../nodes/shared/transport/token';
 
 /**
  * Stands in for n8n's credential database: one stored record per credential type, shared by every execution
- * that uses the same store, so token reuse across executions can be counted.
+ * that uses the same store, so token reuse across executions can be counted. A new store is a new credential:
+ * the process forgets the tokens it obtained for earlier ones.
  */
 export class CredentialStore {
 	private readonly records = new Map<string, ICredentialDataDecryptedObject>();
@@ -22,6 +24,7 @@ export class CredentialStore {
 	updates = 0;
 
 	constructor(data?: ICredentialDataDecryptedObject) {
+		forgetIssuedTokens();
 		if (data) this.set(data);
 	}
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { answerPreview } from './errors';
@@ -94,24 +95,52 @@ export function contentTypeOf(headers: IDataObject | undefined): string {
 
 /**
  * One exchange per credential per process, however many requests find the token missing at once: the first
- * starts it, the others wait for the same answer. Keyed by the exact values, so a changed secret never joins an
- * exchange made with the old one; forgotten as soon as it settles (n8n stores the token with the credential).
+ * starts it, the others wait for the same answer. Keyed by a digest of the exact values, so a changed secret
+ * never joins an exchange made with the old one.
  */
 const exchangesInFlight = new Map<string, Promise<string>>();
+
+/**
+ * The newest token this process obtained per credential and the token it replaced ('' when there was none).
+ * n8n stores a new token with the credential only after the exchange, and an execution that loaded the
+ * credential before that still holds the replaced token (or none): it gets the new token here instead of a
+ * second exchange, so a process exchanges at most once per expiry. Never reused for a token that was rejected
+ * (the request then holds the newest token itself), nor after REUSE_FOR_MS (tokens live one hour).
+ */
+const issuedTokens = new Map<string, { token: string; replaced: string; at: number }>();
+export const REUSE_FOR_MS = 50 * 60_000;
 
 export async function sharedTokenExchange(
 	post: PostJson,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<string> {
-	const key = JSON.stringify([
-		trimSlash(credentials.baseUrl),
-		credentials.clientId,
-		credentials.clientSecret,
-	]);
+	const key = createHash('sha256')
+		.update(
+			JSON.stringify([
+				trimSlash(credentials.baseUrl),
+				credentials.clientId,
+				credentials.clientSecret,
+			]),
+		)
+		.digest('base64');
+	const held = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
+	const issued = issuedTokens.get(key);
+	if (issued && issued.replaced === held && Date.now() - issued.at < REUSE_FOR_MS)
+		return issued.token;
 	let exchange = exchangesInFlight.get(key);
 	if (!exchange) {
-		exchange = exchangeToken(post, credentials).finally(() => exchangesInFlight.delete(key));
+		exchange = exchangeToken(post, credentials)
+			.then((token) => {
+				issuedTokens.set(key, { token, replaced: held, at: Date.now() });
+				return token;
+			})
+			.finally(() => exchangesInFlight.delete(key));
 		exchangesInFlight.set(key, exchange);
 	}
 	return await exchange;
+}
+
+/** For tests: a new credential store stands for a new credential, unknown to this process. */
+export function forgetIssuedTokens() {
+	issuedTokens.clear();
 }
