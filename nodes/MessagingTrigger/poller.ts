@@ -18,6 +18,7 @@ import {
 	toOutput,
 	type ListedEvent,
 } from './events';
+import { readHandover, type Handover } from './handover';
 import {
 	readState,
 	SeenSet,
@@ -116,14 +117,41 @@ function pollDeadline(context: IPollFunctions, startedAt: number): number {
 	return startedAt + Math.max(1000, budget * BUDGET_SHARE);
 }
 
-export async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+/** The email events' state as its handover (handover.ts) reads it: whole, and made for the same watched events. */
+export const emailHandover: Handover<StoredState & { kind: 'valid' }> = {
+	stateKey: STATE_KEY,
+	label: 'email events',
+	read: (stored) => {
+		const read = readState(stored);
+		return read.kind === 'valid' && Object.keys(read.damage).length === 0 ? read : undefined;
+	},
+	signature: (read) => read.state.events,
+};
+
+/** "Fetch Test Event" for the email events: the most recent ones, no state touched. */
+export async function sampleEmail(context: IPollFunctions): Promise<INodeExecutionData[][]> {
+	const settings = readSettings(context);
+	return await sample(context, clientForPoll(context), settings);
+}
+
+export interface EmailPollResult {
+	items: INodeExecutionData[];
+	/** The node's static data held a state for the email events (for settleHandover, once the whole poll is known). */
+	ownState: boolean;
+}
+
+/**
+ * One scheduled (or activation) poll of the email events. Their state is written to `stored` once every request
+ * succeeded; the caller settles the handover (handover.ts) once the whole poll succeeded.
+ */
+export async function pollEmail(
+	context: IPollFunctions,
+	stored: IDataObject,
+): Promise<EmailPollResult> {
 	const settings = readSettings(context);
 	const client = clientForPoll(context);
-	if (context.getMode() === 'manual') return await sample(context, client, settings);
-
 	const startedAt = Date.now();
 	const deadline = pollDeadline(context, startedAt);
-	const stored = context.getWorkflowStaticData('node');
 	const signature = settings.events.join(',');
 	const watches = (type: EventType) => settings.events.includes(type);
 	const warnings: string[] = [];
@@ -136,13 +164,9 @@ export async function poll(context: IPollFunctions): Promise<INodeExecutionData[
 	};
 
 	const found = readState(stored);
-	const handover = found.kind === 'absent' ? readHandover(context, signature) : undefined;
-	if (handover) {
-		context.logger.info(
-			`${context.getNode().name}: continuing from the activation poll (n8n did not save its state: durable poll cursors)`,
-		);
-	}
-	const read = handover ?? found;
+	const read =
+		(found.kind === 'absent' ? readHandover(context, emailHandover, signature) : undefined) ??
+		found;
 	if (read.kind === 'damaged') {
 		warn(
 			`The trigger's saved state could not be used (${read.reason}), so it started again from now: events ` +
@@ -267,52 +291,7 @@ export async function poll(context: IPollFunctions): Promise<INodeExecutionData[
 	}
 	// Only now, after every request succeeded: a failed poll leaves the previous state exactly as it was.
 	writeState(stored, state);
-	settleHandover(context, stored, {
-		firstBaseline: found.kind === 'absent' && !handover,
-		state,
-		emitted: items.length > 0,
-	});
-	return items.length > 0 ? [items] : null;
-}
-
-/**
- * n8n 2.x with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) gives a poll a copy of the node's static
- * data and saves it only when the poll emits, or for a scheduled poll that emits nothing; an activation poll that
- * emits nothing is not saved. The first baseline would then be lost, and the first scheduled poll would take a new
- * one, swallowing every event in between. n8n does save the workflow's global static data after activating the
- * workflow (ActiveWorkflowManager.add → WorkflowStaticDataService.saveStaticData) and hands it to every scheduled
- * poll, so the first baseline is handed over there, under a key of this node's id, until a poll with a state of
- * its own removes it.
- */
-const HANDOVER_PREFIX = 'messagingTrigger.activation.';
-
-function handoverKey(context: IPollFunctions): string {
-	return HANDOVER_PREFIX + context.getNode().id;
-}
-
-function readHandover(context: IPollFunctions, signature: string): StoredState | undefined {
-	const saved = context.getWorkflowStaticData('global')[handoverKey(context)];
-	if (saved === undefined) return undefined;
-	const read = readState({ [STATE_KEY]: saved } as IDataObject);
-	if (read.kind !== 'valid' || read.state.events !== signature) return undefined;
-	if (Object.keys(read.damage).length > 0) return undefined;
-	return read;
-}
-
-function settleHandover(
-	context: IPollFunctions,
-	stored: IDataObject,
-	outcome: { firstBaseline: boolean; state: TriggerState; emitted: boolean },
-) {
-	const global = context.getWorkflowStaticData('global');
-	const key = handoverKey(context);
-	// n8n's own static data (observable, saved with the workflow) keeps the baseline already; a per-poll copy does not.
-	const perPollCopy = !('__dataChanged' in stored);
-	if (outcome.firstBaseline && !outcome.emitted && perPollCopy) {
-		global[key] = JSON.parse(JSON.stringify(outcome.state)) as IDataObject;
-	} else if (global[key] !== undefined) {
-		delete global[key];
-	}
+	return { items, ownState: found.kind !== 'absent' };
 }
 
 interface BounceScan extends ScanResult {

@@ -9,15 +9,18 @@ import { clientForPoll } from '../shared/client-factory';
 import { DAY_MS, dateToServiceTime, isServiceTime } from '../shared/serviceTime';
 import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../shared/triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../shared/records/sms';
+import { readHandover, type Handover } from './handover';
 import { currentEvent, listCampaigns, readCampaign, sortedPhones, stepsTo } from './smsEvents';
 import {
 	isFinalLevel,
 	LEVEL,
 	phoneListDigest,
 	readSmsState,
+	SMS_STATE_KEY,
 	SMS_STATE_VERSION,
 	type SmsCampaignState,
 	type SmsState,
+	type StoredSmsState,
 } from './smsState';
 
 export const DEFAULT_SMS_LOOK_BACK_DAYS = 3;
@@ -67,7 +70,19 @@ export interface SmsPollResult {
 	items: INodeExecutionData[];
 	/** To be written (writeSmsState) only once the whole poll succeeded. */
 	state: SmsState;
+	/** The node's static data held an SMS state (for settleHandover, once the whole poll is known). */
+	ownState: boolean;
 }
+
+/** The SMS delivery state as its handover (handover.ts) reads it: valid in full (it is the same whatever is watched). */
+export const smsHandover: Handover<SmsState> = {
+	stateKey: SMS_STATE_KEY,
+	label: 'SMS delivery events',
+	read: (stored) => {
+		const read = readSmsState(stored);
+		return read.kind === 'valid' ? read.state : undefined;
+	},
+};
 
 const byDateThenId = (
 	[idA, a]: [string, SmsCampaignState],
@@ -91,7 +106,9 @@ export async function pollSms(
 		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : DEFAULT_BUDGET_MS;
 	const deadline = startedAt + Math.max(1000, budget * BUDGET_SHARE);
 	const node = context.getNode().name;
-	const previous = readSmsState(stored);
+	const found = readSmsState(stored);
+	const handedOver = found.kind === 'absent' ? readHandover(context, smsHandover) : undefined;
+	const previous: StoredSmsState = handedOver ? { kind: 'valid', state: handedOver } : found;
 	const warnings = previous.kind === 'valid' ? [...(previous.state.warnings ?? [])] : [];
 	const warn = (message: string) => {
 		context.logger.warn(`${node}: ${message}`, {
@@ -221,7 +238,7 @@ export async function pollSms(
 	};
 	if (items.length > 0 && warnings.length > 0) items[0].json.metadata = { warnings };
 	else if (warnings.length > 0) state.warnings = warnings;
-	return { items, state };
+	return { items, state, ownState: found.kind !== 'absent' };
 }
 
 /** "Fetch Test Event": the statuses of the newest campaigns whose send date has passed; the state is untouched. */

@@ -99,7 +99,7 @@ describe.each(['apiKey', 'clientCredentials'] as const)('staged persistence, %s'
 			unsubscribePage('2026-04-02'),
 		]);
 		expect(logger.of('info')).toContain(
-			'Messaging Trigger: continuing from the activation poll (n8n did not save its state: durable poll cursors)',
+			'Messaging Trigger: continuing email events from the activation poll (n8n did not save its state: durable poll cursors)',
 		);
 		// The emit committed the cursor and saved the global static data without the handover.
 		expect(trigger.persisted?.messagingTrigger).toMatchObject({ events: 'bounce,unsubscribe' });
@@ -125,6 +125,26 @@ test('staged: a first scheduled poll that emits nothing commits the cursor; the 
 	// Later polls have a state of their own: the stale handover is ignored, and dropped with the next emit.
 	await seedBetween(2);
 	setNow('2026-04-02T10:02:00Z');
+	expect(emails((await trigger.poll()).items)).toEqual([
+		'bounce between0@bounce.test',
+		'bounce between1@bounce.test',
+		'unsubscribe between@example.com',
+	]);
+	expect(trigger.persistedGlobal?.[HANDOVER]).toBeUndefined();
+	expect((await trigger.poll()).items).toEqual([]);
+});
+
+test('staged: n8n restarts before the first scheduled poll: the second activation hands the baseline over again', async () => {
+	const trigger = harnessWith('apiKey', 'staged');
+	await trigger.activate();
+	trigger.crash();
+	setNow('2026-04-02T10:00:05Z');
+	// Continues from the handover and emits nothing: n8n does not commit this one either, so the handover stays.
+	expect((await trigger.activate('init')).items).toEqual([]);
+	expect(trigger.persisted).toBeUndefined();
+	expect(trigger.persistedGlobal?.[HANDOVER]).toMatchObject({ events: 'bounce,unsubscribe' });
+	await seedBetween(2);
+	setNow('2026-04-02T10:01:00Z');
 	expect(emails((await trigger.poll()).items)).toEqual([
 		'bounce between0@bounce.test',
 		'bounce between1@bounce.test',
