@@ -3,6 +3,7 @@ import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { TransportProbe } from '../harness/probe-node';
 import { jsonOf, runNode } from '../harness/run-node';
 import { probeArea } from './probe-area';
+import { PACING } from '../../nodes/shared/transport/pacer';
 
 const probe = new TransportProbe();
 let sandbox: Sandbox;
@@ -48,7 +49,7 @@ describe('rate limits', () => {
 		expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(950);
 	});
 
-	test('rate-limit code 2020202020 sent with HTTP 200 and no Retry-After: backs off and repeats', async () => {
+	test("rate-limit code 2020202020 sent with HTTP 200 and no Retry-After: repeated at the pacer's next start, not after a sleep of its own", async () => {
 		sandbox.faults.add({
 			path: '/probe/send',
 			status: 200,
@@ -63,12 +64,76 @@ describe('rate limits', () => {
 			'POST /probe/send 200',
 		]);
 		const [first, second, third] = sandbox.log.apiCalls();
+		// The pacer's spacing (1.02 s / 10); the old client slept 0.5–1 s, then 1–2 s, in the request's own lane.
+		expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(80);
+		expect(third.receivedAt - second.receivedAt).toBeGreaterThanOrEqual(80);
+	});
+
+	test('rate-limit answers do not count against the budget while the pacer can still slow down: 13 in a row, delivered at the 14th', async () => {
+		sandbox.faults.add({
+			path: '/probe/send',
+			status: 429,
+			times: 13,
+			body: { message: 'More than 10 requests per second', error_code: 2020202020 },
+		});
+		const result = await probeRun({ method: 'POST', path: '/probe/send', body: { text: 'c' } });
+		expect(jsonOf(result)).toEqual([{ response: { result: true, id: 'sent-c' } }]);
+		expect(calls()).toEqual([...Array(13).fill('POST /probe/send 429'), 'POST /probe/send 200']);
+		const times = sandbox.log.apiCalls().map((entry) => entry.receivedAt);
+		const gaps = times.slice(1).map((time, index) => time - times[index]);
+		// Each answer cuts the pacer's credit by a fifth: above one start per window the spacing stays 1.02 s / 10,
+		// below it the spacing is window / credit (the last three: ~1.2 s, ~1.5 s, ~1.9 s).
+		expect(gaps.slice(0, 10).every((gap) => gap >= 80 && gap < 900)).toBe(true);
+		expect(gaps[10]).toBeGreaterThanOrEqual(1100);
+		expect(gaps[12]).toBeGreaterThan(gaps[10]);
+		expect(gaps[12]).toBeGreaterThanOrEqual(1750);
+	});
+
+	test('once the pacer can go no slower, each rate-limit answer counts: the request fails after 12 of them', async () => {
+		// The slowest pace made fast for the test (one start per 200 ms: a credit of 5.1 per 1.02 s window), so the
+		// pacer gets there after four cuts (10 → 8 → 6.4 → 5.12 → 5.1) instead of about a minute.
+		const slowest = PACING.slowestSpacingMs;
+		PACING.slowestSpacingMs = 200;
+		try {
+			sandbox.faults.add({
+				path: '/probe/send',
+				status: 429,
+				times: 20,
+				body: { message: 'More than 10 requests per second', error_code: 2020202020 },
+			});
+			const result = await probeRun({ method: 'POST', path: '/probe/send', body: { text: 'e' } });
+			expect(result.error?.message).toBe(
+				'More than 10 requests per second (error code 2020202020)',
+			);
+			expect(result.error?.description).toBe('Still rate-limited after 16 attempts');
+			expect(calls()).toEqual(Array(16).fill('POST /probe/send 429'));
+		} finally {
+			PACING.slowestSpacingMs = slowest;
+		}
+	});
+
+	test('without pacing (0 requests per second) a rate-limited request backs off on its own and repeats', async () => {
+		sandbox.faults.add({
+			path: '/probe/send',
+			status: 200,
+			times: 2,
+			body: { is_error: true, message: 'More than 10 requests per second', error_code: 2020202020 },
+		});
+		const result = await probeRun({
+			method: 'POST',
+			path: '/probe/send',
+			body: { text: 'd' },
+			requestOptions: { requestsPerSecond: 0 },
+		});
+		expect(jsonOf(result)).toEqual([{ response: { result: true, id: 'sent-d' } }]);
+		expect(calls()).toHaveLength(3);
+		const [first, second, third] = sandbox.log.apiCalls();
 		// Backoff: the first wait is 0.5–1 s, the second 1–2 s.
 		expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(450);
 		expect(third.receivedAt - second.receivedAt).toBeGreaterThanOrEqual(950);
 	});
 
-	test('gives up after bounded attempts with a clear error', async () => {
+	test('answers with Retry-After count: gives up after bounded attempts with a clear error', async () => {
 		sandbox.faults.add({
 			path: '/probe/records',
 			status: 429,

@@ -18,7 +18,7 @@ import {
 	type FailedAttempt,
 } from './errors';
 import { contentTypeOf } from './token';
-import { RequestPacer } from './pacer';
+import { RequestPacer, type PacedStart } from './pacer';
 
 export const CREDENTIAL_TYPE = 'messagingServiceApi';
 
@@ -46,7 +46,11 @@ export interface ApiRequest {
 }
 
 export interface RetryPolicy {
-	/** Attempts in all when the service rate-limits (429 or error code 2020202020). */
+	/**
+	 * Rate-limit answers (429 or error code 2020202020) a request may meet before it fails. Only those that say more
+	 * than "slow down" count: an answer with Retry-After, or one met while the pacer is already at its slowest
+	 * (one start per PACING.slowestSpacingMs). The others slow the pacer down and are free.
+	 */
 	rateLimitAttempts: number;
 	/** Attempts in all for idempotent requests after 5xx or network failures. */
 	serverErrorAttempts: number;
@@ -56,7 +60,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = {
 	// A rate-limited request was not processed, so repeating it is safe. Several n8n workers share one account's
-	// limit without sharing a pacer: give them minutes (backoff 1, 2, 4, 8, 16, then 30 s) to settle, not seconds.
+	// limit without sharing a pacer: they settle through these answers, which slow each pacer down but do not
+	// count until a pacer can go no slower (about a minute of answers in a row), then 12 more (about 2 minutes).
 	rateLimitAttempts: 12,
 	serverErrorAttempts: 3,
 	baseDelayMs: 1000,
@@ -151,17 +156,21 @@ export class MessagingClient {
 			// The service never redirects; following one would turn a POST into a GET somewhere else.
 			disableFollowRedirect: true,
 		};
+		// Rate-limit answers that count against the retry budget (see RetryPolicy.rateLimitAttempts).
+		let rateLimitsCounted = 0;
+		let repeat = false;
 		for (let attempt = 1; ; attempt++) {
 			let failure: FailedAttempt;
+			let start: PacedStart | undefined;
 			try {
-				const answer = (await this.pacer.run(
-					async () =>
-						await this.context.helpers.httpRequestWithAuthentication.call(
-							this.context,
-							CREDENTIAL_TYPE,
-							{ ...options },
-						),
-				)) as FullResponse;
+				const answer = (await this.pacer.run(async (paced) => {
+					start = paced;
+					return await this.context.helpers.httpRequestWithAuthentication.call(
+						this.context,
+						CREDENTIAL_TYPE,
+						{ ...options },
+					);
+				}, repeat)) as FullResponse;
 				const { body } = answer;
 				if (typeof body !== 'object' || body === null) {
 					failure = {
@@ -173,7 +182,7 @@ export class MessagingClient {
 						},
 					};
 				} else if (!failureIn200(body, request.resultFalseIsAnswer)) {
-					this.pacer.onAccepted();
+					this.pacer.onAccepted(start);
 					return this.unwrap(body, request) as T;
 				} else {
 					failure = { status: answer.statusCode, body };
@@ -182,7 +191,22 @@ export class MessagingClient {
 				failure = describeThrown(error);
 				if (failure.status === 401) throw this.authError(error, request.itemIndex);
 			}
-			if (isRateLimited(failure)) this.pacer.onRateLimited();
+			repeat = false;
+			if (isRateLimited(failure)) {
+				// Not processed, so repeating is safe, even for a send. The pacer slows the whole execution down and
+				// repeats the request at its next start (ahead of requests not yet tried): no request sleeps on its own.
+				const pacerAtSlowest = this.pacer.onRateLimited(start);
+				const retryAfter = Number(failure.headers?.['retry-after']);
+				const told = Number.isFinite(retryAfter) && retryAfter >= 0;
+				if (told || pacerAtSlowest) rateLimitsCounted++;
+				if (rateLimitsCounted >= this.retry.rateLimitAttempts)
+					throw this.finalError(failure, attempt, idempotent, request);
+				if (told) this.pacer.pauseFor(Math.min(retryAfter * 1000, this.retry.maxDelayMs * 2));
+				// Without pacing (0 requests per second) nothing spaces the repeats: back off as for other failures.
+				else if (!this.pacer.paces) await sleep(this.backoff(rateLimitsCounted));
+				repeat = true;
+				continue;
+			}
 			const delay = this.retryDelay(failure, attempt, idempotent);
 			if (delay === undefined) throw this.finalError(failure, attempt, idempotent, request);
 			await sleep(delay);
@@ -275,19 +299,12 @@ export class MessagingClient {
 		return request.unwrapSingle && Array.isArray(body) && body.length === 1 ? body[0] : body;
 	}
 
-	/** Milliseconds to wait before the next attempt, or undefined to give up. */
+	/** Milliseconds to wait before repeating a request that was not rate-limited, or undefined to give up. */
 	private retryDelay(
 		failure: FailedAttempt,
 		attempt: number,
 		idempotent: boolean,
 	): number | undefined {
-		if (isRateLimited(failure)) {
-			if (attempt >= this.retry.rateLimitAttempts) return undefined;
-			const retryAfter = Number(failure.headers?.['retry-after']);
-			if (Number.isFinite(retryAfter) && retryAfter >= 0)
-				return Math.min(retryAfter * 1000, this.retry.maxDelayMs * 2);
-			return this.backoff(attempt);
-		}
 		// A failed token exchange sent nothing, so even a send may be repeated.
 		if (
 			transient(failure) &&
