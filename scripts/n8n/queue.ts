@@ -24,7 +24,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort, N8nInstance, ROOT, runCommand, type StartOptions } from './instance';
+import {
+	freePort,
+	N8nInstance,
+	ROOT,
+	runCommand,
+	type ExecuteResult,
+	type StartOptions,
+} from './instance';
 
 const WITH_NODE24 = join(ROOT, 'scripts/with-node24.sh');
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -332,6 +339,61 @@ export class QueueStack {
 	get folderPath(): string {
 		return this.folder;
 	}
+}
+
+export interface QueueExecution {
+	id: string;
+	status: string;
+	mode: string;
+	finished: boolean;
+	startedAt: string;
+	stoppedAt?: string;
+	workflowId: string;
+	data?: NonNullable<ExecuteResult['run']>['data'];
+}
+
+/** Starts a manual execution on the main (REST, as the editor's button does); a worker runs it. */
+export async function startExecution(
+	main: N8nInstance,
+	workflow: { id: string; nodes: Array<{ name: string; type: string }> },
+): Promise<string> {
+	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`${workflow.id} has no manual trigger`);
+	const answer = (await main.rest('POST', `/rest/workflows/${workflow.id}/run`, {
+		triggerToStartFrom: { name: trigger.name },
+	})) as { data: { executionId?: string; waitingForWebhook?: boolean } };
+	if (!answer.data.executionId)
+		throw new Error(`${workflow.id}: no execution started: ${JSON.stringify(answer)}`);
+	return answer.data.executionId;
+}
+
+const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/** Waits until every execution has ended; returns them with their data, in the order of `ids`. */
+export async function finished(
+	main: N8nInstance,
+	ids: string[],
+	timeoutMs = 300_000,
+): Promise<QueueExecution[]> {
+	const deadline = Date.now() + timeoutMs;
+	const done = new Map<string, QueueExecution>();
+	while (done.size < ids.length) {
+		for (const id of ids.filter((candidate) => !done.has(candidate))) {
+			const execution = (await main.api('GET', `/executions/${id}`)) as QueueExecution;
+			if (DONE.has(execution.status))
+				done.set(
+					id,
+					(await main.api('GET', `/executions/${id}?includeData=true`)) as QueueExecution,
+				);
+		}
+		if (done.size === ids.length) break;
+		if (Date.now() > deadline)
+			throw new Error(
+				`Executions not finished after ${timeoutMs} ms: ${ids.filter((id) => !done.has(id))}`,
+			);
+		await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+	}
+	return ids.map((id) => done.get(id)!);
 }
 
 /**

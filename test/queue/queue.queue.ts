@@ -31,6 +31,12 @@ import {
 	type QueueExecution,
 	type QueueWorld,
 } from './stack';
+import {
+	RATE_CHECK,
+	rateWorkflows,
+	runRateCheck,
+	sendRowsWorkflow as sharedSendRowsWorkflow,
+} from '../../scripts/n8n/queue-rate';
 
 /**
  * n8n 2.40.7 in queue mode (Postgres, Redis, a main, two workers, a webhook processor; scripts/n8n/queue.ts) runs
@@ -42,8 +48,6 @@ const TOKEN_CREDENTIAL = { id: 'messagingQueueTk', name: 'Messaging Queue (fresh
 const TOKEN_WORKFLOW = 'queueTokenSend01';
 
 const TOKEN_EXPIRY_WORKFLOW = 'queueTokenExpiry';
-const RATE_WORKFLOWS = ['queueRateSend001', 'queueRateSend002', 'queueRateSend003'];
-const RATE_ROWS = 300;
 const BULK_SMS_WORKFLOW = 'queueBulkSmsKill';
 const BULK_PHONES = 600;
 const TRIGGER_WORKFLOW = 'queueTriggerPoll';
@@ -53,23 +57,9 @@ const WEBHOOK_ID = '6b0f3c1e-2d4a-4b5c-9e8f-0a1b2c3d4e5f';
 const figures: Record<string, unknown> = {};
 let world: QueueWorld;
 
-/** The template example, sending `rows` generated rows, on `credential`. */
-function sendRowsWorkflow(
-	id: string,
-	rows: number,
-	credential: { id: string; name: string },
-): Workflow {
-	const workflow = withCredential(
-		example('template-email-from-rows.json'),
-		credential.id,
-		credential.name,
-		id,
-	);
-	workflow.name = `queue: ${rows} template emails (${id})`;
-	const code = workflow.nodes.find((node) => node.name === 'Sheet Rows')!;
-	code.parameters.jsCode = `return Array.from({ length: ${rows} }, (_, i) => ({ json: { name: 'User ' + i, email: 'user' + i + '@${id.toLowerCase()}.example.com', code: 'C-' + i } }));`;
-	return workflow;
-}
+/** The template example, sending `rows` generated rows, on `credential` (scripts/n8n/queue-rate.ts). */
+const sendRowsWorkflow = (id: string, rows: number, credential: { id: string; name: string }) =>
+	sharedSendRowsWorkflow(id, rows, credential) as Workflow;
 
 const node = (
 	name: string,
@@ -218,9 +208,7 @@ beforeAll(async () => {
 				),
 				sendRowsWorkflow(TOKEN_WORKFLOW, 1, TOKEN_CREDENTIAL),
 				sendRowsWorkflow(TOKEN_EXPIRY_WORKFLOW, 1, TOKEN_CREDENTIAL),
-				...RATE_WORKFLOWS.map((id) =>
-					sendRowsWorkflow(id, RATE_ROWS, { id: CREDENTIAL_ID, name: CREDENTIAL_NAME }),
-				),
+				...(rateWorkflows({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }) as Workflow[]),
 				bulkSmsWorkflow(),
 				triggerWorkflow(),
 				webhookWorkflow(),
@@ -420,67 +408,50 @@ describe('2b. an expired token', () => {
 });
 
 describe('3. the rate limit across processes', () => {
-	// The issue's goal is >= 90% of the limit; the pacers (one per execution, no shared memory) reach 70-88% here, so
-	// this asserts what holds (nothing failed or sent twice) and a floor of 60% that catches a regression.
-	it(`three executions of ${RATE_ROWS} emails at once over both workers at 10 requests/s: 0 failed, 0 duplicates, >= 60% of the limit`, async () => {
+	// The issue's goal: >= 90% of the limit with nothing failed or sent twice. The pacers (one per execution, no
+	// shared memory) converge through the service's rate-limit answers; 94-96% here over three runs (225-246 429s).
+	// The same run is the bench's queue row (bench/scenarios/s8-queue.ts).
+	it(`three executions of ${RATE_CHECK.rows} emails at once over both workers at 10 requests/s: 0 failed, 0 duplicates, >= 90% of the limit`, async () => {
 		await resetSandbox(world.sandbox);
 		world.relay.clear();
-		const workflows = RATE_WORKFLOWS.map((id) =>
-			sendRowsWorkflow(id, RATE_ROWS, { id: CREDENTIAL_ID, name: CREDENTIAL_NAME }),
+		const { executions, figures: rate } = await runRateCheck(
+			world.stack,
+			{
+				log: () => world.sandbox.log.all(),
+				sentRecipients: () =>
+					emailStateOf(world.sandbox).emails.map((email) => String(email.recipient)),
+			},
+			{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
 		);
-		const executions = await runAll(workflows);
-		const workers = executions.map((execution) => world.stack.workerOf(execution.id));
-		const log = world.sandbox.log.all();
-		const accepted = log.filter((entry) => entry.status !== 429);
-		const limited = log.filter((entry) => entry.status === 429);
-		const seconds = (log[log.length - 1].receivedAt - log[0].receivedAt) / 1000;
-		const rate = accepted.length / seconds;
-		const sent = emailStateOf(world.sandbox).emails;
-		const perRecipient = new Map<string, number>();
-		for (const email of sent)
-			perRecipient.set(
-				String(email.recipient),
-				(perRecipient.get(String(email.recipient)) ?? 0) + 1,
-			);
-		const outputs = executions.map((execution) => asRun(execution).run);
-		const executionErrors = executions.map(
-			(execution) => execution.data?.resultData.error?.message,
-		);
-		const failedItems =
-			3 * RATE_ROWS -
-			outputs
-				.flatMap((run) => outputOf(run, 'Send Welcome Template'))
-				.filter((item) => item.result === true).length;
 		figures['3. rate limit'] = {
-			workers,
-			requests: log.length,
-			accepted: accepted.length,
-			'429': limited.length,
-			seconds: Number(seconds.toFixed(1)),
-			'accepted per second': Number(rate.toFixed(2)),
-			'% of limit': Number(((rate / 10) * 100).toFixed(1)),
+			workers: rate.workers,
+			requests: rate.requests,
+			accepted: rate.accepted,
+			'429': rate.rateLimited,
+			seconds: Number(rate.seconds.toFixed(1)),
+			'accepted per second': Number(rate.acceptedPerSecond.toFixed(2)),
+			'% of limit': Number((rate.shareOfLimit * 100).toFixed(1)),
+			'accepted in each second': rate.perSecond.join(' '),
 			'email requests per process': world.relay.countByProcess(
 				(request) => request.path === '/smtp/emails',
 			),
-			failedItems,
-			executionErrors,
-			duplicates: [...perRecipient.values()].filter((count) => count > 1).length,
+			failedItems: rate.failedItems,
+			executionErrors: rate.executionErrors,
+			duplicates: rate.duplicates,
 		};
 		expect(executions.map((execution) => execution.status)).toEqual([
 			'success',
 			'success',
 			'success',
 		]);
-		expect(new Set(workers)).toEqual(new Set([1, 2]));
-		expect(outputs.map((run) => outputOf(run, 'Send Welcome Template').length)).toEqual([
-			RATE_ROWS,
-			RATE_ROWS,
-			RATE_ROWS,
-		]);
-		expect(failedItems).toBe(0);
-		expect(sent).toHaveLength(3 * RATE_ROWS);
-		expect(perRecipient.size).toBe(3 * RATE_ROWS);
-		expect(rate).toBeGreaterThanOrEqual(6);
+		expect(new Set(rate.workers)).toEqual(new Set([1, 2]));
+		expect(
+			executions.map((execution) => outputOf(asRun(execution).run, RATE_CHECK.sendNode).length),
+		).toEqual([RATE_CHECK.rows, RATE_CHECK.rows, RATE_CHECK.rows]);
+		expect(rate.failedItems).toBe(0);
+		expect(rate.emailsAccepted).toBe(3 * RATE_CHECK.rows);
+		expect(rate.duplicates).toBe(0);
+		expect(rate.acceptedPerSecond).toBeGreaterThanOrEqual(0.9 * RATE_CHECK.limit);
 	});
 });
 

@@ -1,8 +1,8 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { emailStateOf } from '../../sandbox/email';
 import type { ExecuteResult, N8nInstance } from '../../scripts/n8n/instance';
-import { QueueStack } from '../../scripts/n8n/queue';
-import { SANDBOX_CREDENTIALS, sleep, type Workflow } from '../e2e/helpers';
+import { QueueStack, type QueueExecution } from '../../scripts/n8n/queue';
+import { SANDBOX_CREDENTIALS } from '../e2e/helpers';
 import { AttributionRelay } from './attribution';
 
 /**
@@ -71,57 +71,8 @@ export async function resetSandbox(sandbox: Sandbox) {
 	sandbox.log.clear();
 }
 
-export interface QueueExecution {
-	id: string;
-	status: string;
-	mode: string;
-	finished: boolean;
-	startedAt: string;
-	stoppedAt?: string;
-	workflowId: string;
-	data?: NonNullable<ExecuteResult['run']>['data'];
-}
-
-/** Starts a manual execution on the main (REST, as the editor's button does); a worker runs it. */
-export async function startExecution(main: N8nInstance, workflow: Workflow): Promise<string> {
-	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
-	if (!trigger) throw new Error(`${workflow.id} has no manual trigger`);
-	const answer = (await main.rest('POST', `/rest/workflows/${workflow.id}/run`, {
-		triggerToStartFrom: { name: trigger.name },
-	})) as { data: { executionId?: string; waitingForWebhook?: boolean } };
-	if (!answer.data.executionId)
-		throw new Error(`${workflow.id}: no execution started: ${JSON.stringify(answer)}`);
-	return answer.data.executionId;
-}
-
-const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
-
-/** Waits until every execution has ended; returns them with their data, in the order of `ids`. */
-export async function finished(
-	main: N8nInstance,
-	ids: string[],
-	timeoutMs = 300_000,
-): Promise<QueueExecution[]> {
-	const deadline = Date.now() + timeoutMs;
-	const done = new Map<string, QueueExecution>();
-	while (done.size < ids.length) {
-		for (const id of ids.filter((candidate) => !done.has(candidate))) {
-			const execution = (await main.api('GET', `/executions/${id}`)) as QueueExecution;
-			if (DONE.has(execution.status))
-				done.set(
-					id,
-					(await main.api('GET', `/executions/${id}?includeData=true`)) as QueueExecution,
-				);
-		}
-		if (done.size === ids.length) break;
-		if (Date.now() > deadline)
-			throw new Error(
-				`Executions not finished after ${timeoutMs} ms: ${ids.filter((id) => !done.has(id))}`,
-			);
-		await sleep(500);
-	}
-	return ids.map((id) => done.get(id)!);
-}
+// Starting executions on the main and waiting for them are shared with the bench's queue row (bench/).
+export { finished, startExecution, type QueueExecution } from '../../scripts/n8n/queue';
 
 /** An execution in the shape the regular-mode expectations take (test/e2e/expectations.ts). */
 export const asRun = (execution: QueueExecution): ExecuteResult =>
