@@ -2,6 +2,8 @@
  * `npm run bench [-- --smoke] [-- --only 1,4]`: this package's nodes side by side with n8n's HTTP Request node,
  * in one real n8n, against one sandbox, in one run. A full run writes bench/RESULTS.md and bench/throughput.svg;
  * a smoke run (tiny counts, seconds of work) writes them under build/bench-smoke/ and fails if the harness does.
+ * Scenario 8 (queue mode: Postgres, Redis, n8n main + 2 workers, ~3 minutes) runs in full and `--only` runs, not in
+ * a smoke run; its figures go to results.json under `queue`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,8 +44,15 @@ async function main() {
 		process.stdout.write(
 			`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
 		);
-	const selected = scenarios.filter((scenario) => !only || only.has(scenario.id));
-	if (!selected.length) throw new Error('No scenario selected (--only takes ids 1–7)');
+	const chosen = scenarios.filter((scenario) => !only || only.has(scenario.id));
+	// Queue mode (its own Postgres, Redis and n8n processes, ~3 minutes) runs in full and partial runs, never in smoke.
+	const selected = smoke ? chosen.filter((scenario) => scenario.phase !== 'queue') : chosen;
+	if (!selected.length)
+		throw new Error(
+			smoke
+				? 'Nothing to run: a smoke run skips scenario 8 (queue mode)'
+				: `No scenario selected (--only takes ids 1–${scenarios.length})`,
+		);
 	log(
 		`${smoke ? 'smoke run' : 'full run'}: scenarios ${selected.map((scenario) => scenario.id).join(', ')}`,
 	);
@@ -74,7 +83,9 @@ async function main() {
 	};
 
 	try {
-		const needN8n = selected.filter((scenario) => scenario.phase !== 'inProcess');
+		const needN8n = selected.filter(
+			(scenario) => scenario.phase !== 'inProcess' && scenario.phase !== 'queue',
+		);
 		if (needN8n.length) {
 			n8n = await BenchN8n.create(log);
 			const credentialIds = new Set<string>();
@@ -117,6 +128,8 @@ async function main() {
 		}
 		for (const scenario of selected.filter((entry) => entry.phase === 'inProcess'))
 			await runOne(scenario);
+		for (const scenario of selected.filter((entry) => entry.phase === 'queue'))
+			await runOne(scenario);
 	} finally {
 		await n8n?.dispose();
 		await sandbox.close();
@@ -134,7 +147,14 @@ async function main() {
 	const totalSeconds = (Date.now() - started) / 1000;
 	writeFileSync(
 		join(outDir, 'RESULTS.md'),
-		renderResults(results, machine, { smoke, totalSeconds, partial: !!only }),
+		renderResults(results, machine, {
+			smoke,
+			totalSeconds,
+			partial: !!only,
+			skipped: scenarios.filter(
+				(scenario) => chosen.includes(scenario) && !selected.includes(scenario),
+			),
+		}),
 	);
 	// Headline figures: a full run replaces bench/results.json; a partial run (--only) merges its scenarios into it.
 	const resultsFile = join(smoke ? outDir : join(ROOT, 'bench'), 'results.json');
@@ -142,7 +162,8 @@ async function main() {
 		only && !smoke && existsSync(resultsFile)
 			? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>)
 			: {};
-	for (const result of results) if (result.headline) headlines[`s${result.id}`] = result.headline;
+	for (const result of results)
+		if (result.headline) headlines[result.headlineKey ?? `s${result.id}`] = result.headline;
 	writeFileSync(resultsFile, `${JSON.stringify(headlines, null, 2)}\n`);
 	for (const result of results)
 		for (const [name, content] of Object.entries(result.files ?? {}))

@@ -61,13 +61,17 @@ function outcomeOf(
 }
 
 export class BenchN8n {
-	private constructor(readonly instance: N8nInstance) {}
+	private constructor(
+		readonly instance: N8nInstance,
+		/** The packed package, also installed by the queue-mode scenario. */
+		readonly tarball: string,
+	) {}
 
 	static async create(log: (line: string) => void): Promise<BenchN8n> {
 		log('packing the package (npm run build + npm pack)…');
 		const tarball = await packPackage();
 		log('provisioning n8n (cached after the first time)…');
-		return new BenchN8n(await N8nInstance.create({ tarball }));
+		return new BenchN8n(await N8nInstance.create({ tarball }), tarball);
 	}
 
 	get version() {

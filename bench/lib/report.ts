@@ -53,7 +53,13 @@ function table({ headers, rows }: Table): string {
 export function renderResults(
 	results: ScenarioResult[],
 	machine: MachineInfo,
-	run: { smoke: boolean; totalSeconds: number; partial: boolean },
+	run: {
+		smoke: boolean;
+		totalSeconds: number;
+		partial: boolean;
+		/** Scenarios a smoke run leaves out (queue mode). */
+		skipped?: Array<{ id: number; title: string }>;
+	},
 ): string {
 	const out: string[] = [];
 	out.push("# Benchmarks: n8n-nodes-messaging vs n8n's HTTP Request node");
@@ -63,6 +69,11 @@ export function renderResults(
 			'The sandbox runs in the bench process on 127.0.0.1 and adds no latency of its own, so the figures show what n8n and the nodes cost, not network latency.',
 	);
 	if (run.smoke) out.push('', '**Smoke run: tiny counts, the figures mean nothing.**');
+	if (run.smoke && run.skipped?.length)
+		out.push(
+			'',
+			`Not run in a smoke run (full \`npm run bench\` only): ${run.skipped.map((scenario) => `${scenario.id}. ${scenario.title}`).join('; ')}.`,
+		);
 	if (run.partial)
 		out.push(
 			'',

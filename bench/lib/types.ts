@@ -8,7 +8,7 @@ export interface BenchConfig {
 
 export interface BenchContext extends BenchConfig {
 	sandbox: Sandbox;
-	/** Undefined for the scenarios that run without a real n8n (5 and 7). */
+	/** Undefined for the scenarios that run without a real n8n (5 and 7), and when none of the others needs one. */
 	n8n?: BenchN8n;
 	log: (line: string) => void;
 }
@@ -30,17 +30,21 @@ export interface ScenarioResult {
 	summary: Array<[string, string, string, string]>;
 	/** Files written next to RESULTS.md (e.g. the chart), by name. */
 	files?: Record<string, string>;
-	/** The scenario's headline figures, written under `s<id>` to results.json beside RESULTS.md. */
+	/** The scenario's headline figures, written under `s<id>` (or `headlineKey`) to results.json beside RESULTS.md. */
 	headline?: Record<string, unknown>;
+	headlineKey?: string;
 	/** Figures a smoke run checks (the harness must produce them). */
 	checks: Array<[string, boolean]>;
 }
 
-/** Where a scenario runs: `execute` (one `n8n execute` process per run), `server` (webhooks), or in-process. */
+/**
+ * Where a scenario runs: `execute` (one `n8n execute` process per run), `server` (webhooks), in-process, or
+ * `queue` (its own n8n in queue mode, after the others; a smoke run skips it).
+ */
 export interface Scenario {
 	id: number;
 	title: string;
-	phase: 'execute' | 'server' | 'inProcess';
+	phase: 'execute' | 'server' | 'inProcess' | 'queue';
 	/** Credentials (ids) and workflows it needs imported into n8n before the runs. */
 	prepare?: (context: Omit<BenchContext, 'n8n'>) => {
 		credentials: string[];

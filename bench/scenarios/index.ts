@@ -6,6 +6,7 @@ import { tokenCost } from './s4-token-cost';
 import { trigger } from './s5-trigger';
 import { attachment } from './s6-attachment';
 import { overhead } from './s7-overhead';
+import { queueMode } from './s8-queue';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -15,4 +16,5 @@ export const scenarios: Scenario[] = [
 	trigger,
 	attachment,
 	overhead,
+	queueMode,
 ];
