@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { errorJson, inInputOrder, pairedTo, readEveryItem, sendAll, withItemIndex } from './items';
+import { errorJson, forEveryItem, inInputOrder, pairedTo, sendAll, withItemIndex } from './items';
 import { readParameter } from './parameters';
 import type { MessagingClient } from './transport/client';
 
@@ -105,6 +105,55 @@ function paired(items: number[]) {
 	return items.length === 1 ? { item: items[0] } : pairedTo(items);
 }
 
+/**
+ * What one group key has gathered: its values in first-seen order and, at the same position, the input item
+ * each came from (a list only when a repeated value merged several items). Parallel arrays and one identity map
+ * instead of an object per value: 100,000 phones are kept as little more than the strings themselves.
+ */
+interface Gathered<G, V> {
+	group: G;
+	values: V[];
+	items: Array<number | number[]>;
+	/** identity → position; only when values are identified. */
+	positions?: Map<string, number>;
+}
+
+/** One request's share of a group: positions [start, end). */
+interface Slice<G, V> {
+	gathered: Gathered<G, V>;
+	start: number;
+	end: number;
+}
+
+function itemsAt<G, V>(gathered: Gathered<G, V>, position: number): number[] {
+	const of = gathered.items[position];
+	return typeof of === 'number' ? [of] : of;
+}
+
+/** The input items a slice serves, ascending and once each. */
+function sliceItems<G, V>({ gathered, start, end }: Slice<G, V>): number[] {
+	const items: number[] = [];
+	let merged = false;
+	for (let position = start; position < end; position++) {
+		const of = gathered.items[position];
+		if (typeof of !== 'number') {
+			merged = true;
+			for (const item of of) items.push(item);
+		} else if (items[items.length - 1] !== of) items.push(of);
+	}
+	// Single items were gathered in input order; merged ones may come from anywhere.
+	return merged ? [...new Set(items)].sort((a, b) => a - b) : items;
+}
+
+/** The batch handed to `send`, made when its request is about to go (not all of them up front). */
+function batchOf<G, V>(slice: Slice<G, V>): BulkBatch<G, V> {
+	const { gathered, start, end } = slice;
+	const entries: Array<BulkEntry<V>> = [];
+	for (let position = start; position < end; position++)
+		entries.push({ value: gathered.values[position], items: itemsAt(gathered, position) });
+	return { group: gathered.group, entries, items: sliceItems(slice) };
+}
+
 export async function runBulk<G, V>(
 	context: IExecuteFunctions,
 	client: MessagingClient,
@@ -123,44 +172,59 @@ export async function runBulk<G, V>(
 	},
 ): Promise<INodeExecutionData[]> {
 	const { combineItems, batchSize } = spec.batching;
-	const { values: plans, errorItems } = await readEveryItem(context, spec.prepare);
+	const { identify, merge } = spec;
 
-	const groups = new Map<string, { group: G; entries: Map<string, BulkEntry<V>> }>();
-	let position = 0;
-	for (const { itemIndex, value: plan } of plans) {
+	// Each item's values go into their group as the item is read; nothing per item is kept besides that.
+	const groups = new Map<string, Gathered<G, V>>();
+	const errorItems = await forEveryItem(context, spec.prepare, (itemIndex, plan) => {
 		const key = combineItems ? plan.key : `${plan.key}#${itemIndex}`;
-		let group = groups.get(key);
-		if (!group) {
-			group = { group: plan.group, entries: new Map() };
-			groups.set(key, group);
+		let gathered = groups.get(key);
+		if (!gathered) {
+			gathered = { group: plan.group, values: [], items: [] };
+			if (identify) gathered.positions = new Map();
+			groups.set(key, gathered);
 		}
+		const { values, items, positions } = gathered;
 		for (const value of plan.values) {
-			const identity = spec.identify ? spec.identify(value) : String(position++);
-			const entry = group.entries.get(identity);
-			if (!entry) group.entries.set(identity, { value, items: [itemIndex] });
-			else {
-				entry.value = spec.merge ? spec.merge(entry.value, value) : value;
-				if (!entry.items.includes(itemIndex)) entry.items.push(itemIndex);
+			if (!positions) {
+				values.push(value);
+				items.push(itemIndex);
+				continue;
 			}
+			const identity = identify!(value);
+			const position = positions.get(identity);
+			if (position === undefined) {
+				positions.set(identity, values.length);
+				values.push(value);
+				items.push(itemIndex);
+				continue;
+			}
+			values[position] = merge ? merge(values[position], value) : value;
+			// Items are read in order, so an item already listed is the last one.
+			const of = items[position];
+			if (typeof of === 'number') {
+				if (of !== itemIndex) items[position] = [of, itemIndex];
+			} else if (of[of.length - 1] !== itemIndex) of.push(itemIndex);
 		}
+	});
+
+	const slices: Array<Slice<G, V>> = [];
+	for (const gathered of groups.values()) {
+		gathered.positions = undefined;
+		for (let start = 0; start < gathered.values.length; start += batchSize)
+			slices.push({ gathered, start, end: Math.min(start + batchSize, gathered.values.length) });
 	}
 
-	const batches: Array<BulkBatch<G, V>> = [];
-	for (const { group, entries } of groups.values()) {
-		const list = [...entries.values()];
-		for (let start = 0; start < list.length; start += batchSize) {
-			const slice = list.slice(start, start + batchSize);
-			const items = [...new Set(slice.flatMap((entry) => entry.items))].sort((a, b) => a - b);
-			batches.push({ group, entries: slice, items });
-		}
-	}
-
-	const results = await sendAll(context, client, batches, {
-		send: async (batch) =>
-			(await spec.send(batch)).map(({ json, items }) => ({ json, pairedItem: paired(items) })),
-		firstItem: (batch) => batch.items[0],
-		onFailure: (error, batch) =>
-			batch.items.map((itemIndex) => ({
+	const results = await sendAll(context, client, slices, {
+		send: async (slice) =>
+			(await spec.send(batchOf(slice))).map(({ json, items }) => ({
+				json,
+				pairedItem: paired(items),
+			})),
+		firstItem: (slice) => sliceItems(slice)[0],
+		onFailure: (error, slice) => {
+			const batch = batchOf(slice);
+			return batch.items.map((itemIndex) => ({
 				json: {
 					...errorJson(withItemIndex(error, itemIndex)),
 					...spec.describeFailed(
@@ -170,7 +234,8 @@ export async function runBulk<G, V>(
 					),
 				},
 				pairedItem: { item: itemIndex },
-			})),
+			}));
+		},
 	});
 	return inInputOrder([...errorItems, ...results.flat()]);
 }

@@ -58,6 +58,43 @@ export function toItems(
 	}));
 }
 
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+	return (
+		value !== null &&
+		(typeof value === 'object' || typeof value === 'function') &&
+		typeof (value as { then?: unknown }).then === 'function'
+	);
+}
+
+/**
+ * Reads every input item in order and hands each value to `take` as it is read (nothing is kept here, so a
+ * bulk operation holds only what it combines, not one record per item). Without "Continue On Fail" the first bad
+ * item throws; with it, each bad item becomes an error item (returned) and the others go on. A read that returns
+ * a plain value is not awaited: 100,000 items would otherwise make 100,000 promises.
+ */
+export async function forEveryItem<T>(
+	context: IExecuteFunctions,
+	read: (itemIndex: number) => T | Promise<T>,
+	take: (itemIndex: number, value: T) => void,
+): Promise<INodeExecutionData[]> {
+	const continueOnFail = context.continueOnFail();
+	const errorItems: INodeExecutionData[] = [];
+	const count = context.getInputData().length;
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		let value: T;
+		try {
+			const result = read(itemIndex);
+			value = isThenable(result) ? await result : result;
+		} catch (error) {
+			if (!continueOnFail) throw withItemIndex(error, itemIndex);
+			errorItems.push(...toItems(errorJson(withItemIndex(error, itemIndex)), itemIndex));
+			continue;
+		}
+		take(itemIndex, value);
+	}
+	return errorItems;
+}
+
 /**
  * Reads every input item before anything is sent, so bad input fails first. Without "Continue On Fail" the first
  * bad item throws; with it, each bad item becomes an error item and the others go on.
@@ -66,18 +103,10 @@ export async function readEveryItem<T>(
 	context: IExecuteFunctions,
 	read: (itemIndex: number) => T | Promise<T>,
 ): Promise<{ values: Array<{ itemIndex: number; value: T }>; errorItems: INodeExecutionData[] }> {
-	const continueOnFail = context.continueOnFail();
 	const values: Array<{ itemIndex: number; value: T }> = [];
-	const errorItems: INodeExecutionData[] = [];
-	const count = context.getInputData().length;
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		try {
-			values.push({ itemIndex, value: await read(itemIndex) });
-		} catch (error) {
-			if (!continueOnFail) throw withItemIndex(error, itemIndex);
-			errorItems.push(...toItems(errorJson(withItemIndex(error, itemIndex)), itemIndex));
-		}
-	}
+	const errorItems = await forEveryItem(context, read, (itemIndex, value) =>
+		values.push({ itemIndex, value }),
+	);
 	return { values, errorItems };
 }
 
