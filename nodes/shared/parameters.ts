@@ -319,6 +319,9 @@ export interface ReadOptions {
 	extractValue?: boolean;
 }
 
+/** Shared default (read per item: no object per call). */
+const NO_OPTIONS: ReadOptions = {};
+
 class ParameterReader {
 	private readonly plans = new Map<string, Plan>();
 	private items: INodeExecutionData[] | undefined;
@@ -375,7 +378,7 @@ class ParameterReader {
 		return this.declarations.get(name);
 	}
 
-	read(name: string, itemIndex: number, fallback?: unknown, options: ReadOptions = {}): unknown {
+	read(name: string, itemIndex: number, fallback?: unknown, options = NO_OPTIONS): unknown {
 		if (options.extractValue) return this.extract(name, itemIndex, fallback);
 		const declaration = this.declarationOf(name) as INodeProperties | undefined;
 		// n8n converts and checks a parameter that declares validateType itself; none of ours does today.

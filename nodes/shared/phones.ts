@@ -9,15 +9,23 @@ const SEPARATORS = /[\n\r,;]+/;
 /** What people write inside a phone number: spaces, dashes, dots, brackets, a leading plus. */
 const DECORATION = /[\s\-.()/]/g;
 
+/** Already the service's form: 7 to 15 digits and nothing else. */
+const PLAIN_PHONE = /^\d{7,15}$/;
+
+/** A phone given exactly as the service expects it (the usual case): used as it is, without a copy. */
+export function isPlainPhone(value: unknown): value is string {
+	return typeof value === 'string' && PLAIN_PHONE.test(value);
+}
+
 /** One phone to digits, or undefined when it is not a phone (letters, too short or too long for E.164). */
 export function normalizePhone(value: unknown): string | undefined {
+	if (isPlainPhone(value)) return value;
 	if (typeof value === 'number')
 		return Number.isSafeInteger(value) && value > 0 ? normalizePhone(String(value)) : undefined;
 	if (typeof value !== 'string') return undefined;
 	let text = value.trim().replace(DECORATION, '');
 	if (text.startsWith('+')) text = text.slice(1);
-	if (!/^\d{7,15}$/.test(text)) return undefined;
-	return text;
+	return PLAIN_PHONE.test(text) ? text : undefined;
 }
 
 /**
@@ -25,6 +33,14 @@ export function normalizePhone(value: unknown): string | undefined {
  * ignored; duplicates are kept once, in first-seen order.
  */
 export function parsePhones(input: unknown): PhoneParseResult {
+	// One phone per item (`{{ $json.phone }}`) is the common case of bulk loads: no split, no set.
+	if (isPlainPhone(input)) return { phones: [input], invalid: [] };
+	if (typeof input === 'string' && !SEPARATORS.test(input)) {
+		const text = input.trim();
+		if (!text) return { phones: [], invalid: [] };
+		const phone = normalizePhone(text);
+		return phone === undefined ? { phones: [], invalid: [text] } : { phones: [phone], invalid: [] };
+	}
 	const raw: unknown[] = Array.isArray(input)
 		? input.flatMap((entry) => (typeof entry === 'string' ? entry.split(SEPARATORS) : [entry]))
 		: typeof input === 'string'

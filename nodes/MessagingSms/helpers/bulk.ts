@@ -3,8 +3,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { type BulkOutput, readBatching, runBulk } from '../../shared/bulk';
 import { invalidInput } from '../../shared/items';
 import type { MessagingClient } from '../../shared/transport/client';
-import { parsePhones } from '../../shared/phones';
-import { readParameter } from '../../shared/parameters';
+import { isPlainPhone, parsePhones } from '../../shared/phones';
+import { readParameter, type ReadOptions } from '../../shared/parameters';
+
+const LIST: ReadOptions = { list: true };
 
 /** Phones per request when the user sets nothing. The service documents no limit; 1,000 keeps bodies small. */
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -15,8 +17,14 @@ export interface PhonePlan<G, D> {
 	/** Items with the same key (same mailing list, same campaign settings...) share requests. */
 	key: string;
 	group: G;
-	phones: Array<{ phone: string; data?: D }>;
+	/** A phone alone (no data) is kept as the string itself: no object per phone for 100,000 of them. */
+	phones: Array<string | { phone: string; data?: D }>;
 }
+
+type PhoneValue<D> = string | { phone: string; data?: D };
+
+const phoneOf = <D>(value: PhoneValue<D>) => (typeof value === 'string' ? value : value.phone);
+const dataOf = <D>(value: PhoneValue<D>) => (typeof value === 'string' ? undefined : value.data);
 
 export interface PhoneBatch<G, D> {
 	group: G;
@@ -33,9 +41,10 @@ export function readPhones(
 	name = 'phones',
 	displayName = 'Phones',
 ): string[] {
-	const { phones, invalid } = parsePhones(
-		readParameter(context, name, itemIndex, '', { list: true }),
-	);
+	const raw = readParameter(context, name, itemIndex, '', LIST);
+	// The usual bulk input, one phone per item already in the service's form: one array, nothing else.
+	if (isPlainPhone(raw)) return [raw];
+	const { phones, invalid } = parsePhones(raw);
 	if (invalid.length) {
 		throw invalidInput(
 			context,
@@ -63,20 +72,22 @@ export async function runPhoneBulk<G, D = undefined>(
 		maxBatchSize?: number;
 	},
 ): Promise<INodeExecutionData[]> {
-	return await runBulk<G, { phone: string; data?: D }>(context, client, {
+	return await runBulk<G, PhoneValue<D>>(context, client, {
 		batching: readBatching(context, DEFAULT_BATCH_SIZE, spec.maxBatchSize),
 		prepare: (itemIndex) => {
 			const plan = spec.prepare(itemIndex);
 			return { key: plan.key, group: plan.group, values: plan.phones };
 		},
-		identify: (entry) => entry.phone,
-		merge: (earlier, later) => (later.data !== undefined ? later : earlier),
+		identify: phoneOf,
+		merge: (earlier, later) => (dataOf(later) !== undefined ? later : earlier),
 		send: async ({ group, entries, items }) =>
 			await spec.send({
 				group,
-				entries: entries.map(({ value, items: of }) => ({ ...value, items: of })),
+				entries: entries.map(({ value, items: of }) =>
+					typeof value === 'string' ? { phone: value, items: of } : { ...value, items: of },
+				),
 				items,
 			}),
-		describeFailed: (values) => ({ phones: values.map((value) => value.phone) }),
+		describeFailed: (values) => ({ phones: values.map(phoneOf) }),
 	});
 }

@@ -27,11 +27,10 @@ export async function execute(
 	return await runPhoneBulk(this, client, {
 		prepare: (itemIndex) => {
 			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
-			const phones = readPhones(this, itemIndex);
 			return {
 				key: String(addressBookId),
 				group: addressBookId,
-				phones: phones.map((phone) => ({ phone })),
+				phones: readPhones(this, itemIndex),
 			};
 		},
 		send: async ({ group: addressBookId, entries, items }) => {
