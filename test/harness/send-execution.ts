@@ -79,9 +79,9 @@ async function main() {
 			subject: '=Welcome, {{ $json.name }}',
 			content: 'template',
 			templateId: '101',
-			variablesInput: 'pairs',
-			templateVariables: {
-				variables: [
+			variablesInput: 'fields',
+			variablesUi: {
+				variable: [
 					{ name: 'name', value: '={{ $json.name }}' },
 					{ name: 'code', value: '={{ $json.code }}' },
 				],
