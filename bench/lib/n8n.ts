@@ -152,11 +152,24 @@ export class BenchN8n {
 		const started = Date.now();
 		let answer = '';
 		try {
-			const response = await fetch(`${this.instance.baseUrl}/webhook/${path}`, {
-				method: 'POST',
-				signal: AbortSignal.timeout(timeoutMs),
-			});
-			answer = await response.text();
+			// n8n 2.x registers a published workflow's webhook in the background: "not registered" (nothing ran)
+			// is asked again for up to 30 s.
+			const registeredBy = Date.now() + 30_000;
+			let response: Response;
+			for (;;) {
+				response = await fetch(`${this.instance.baseUrl}/webhook/${path}`, {
+					method: 'POST',
+					signal: AbortSignal.timeout(timeoutMs),
+				});
+				answer = await response.text();
+				if (
+					response.status !== 404 ||
+					!answer.includes('not registered') ||
+					Date.now() > registeredBy
+				)
+					break;
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
 			if (!response.ok)
 				throw new Error(`webhook ${path} → ${response.status}: ${answer.slice(0, 500)}`);
 		} finally {
