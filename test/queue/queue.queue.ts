@@ -371,9 +371,9 @@ describe('2. the token is shared through the credential store', () => {
 });
 
 describe('2b. an expired token', () => {
-	// Each execution that meets the expired token exchanges it unless another one stored a new token first: the
-	// bound is the executions running at once (2 workers x 2 jobs). Runs here: 1-2 in all, once 2 on one worker.
-	it('the sandbox expires the token mid-run: every execution succeeds, at most one exchange per running job', async () => {
+	// The first execution of a worker that meets the expired token exchanges it; the others in that worker, still
+	// holding the expired token, are given the new one by the process (n8n takes no lock between workers).
+	it('the sandbox expires the token mid-run: every execution succeeds, at most one exchange per worker', async () => {
 		await resetSandbox(world.sandbox);
 		world.relay.clear();
 		const workflow = sendRowsWorkflow(TOKEN_EXPIRY_WORKFLOW, 1, TOKEN_CREDENTIAL);
@@ -399,11 +399,12 @@ describe('2b. an expired token', () => {
 			.filter((entry) => entry.status === 401).length;
 		expect(emailStateOf(world.sandbox).emails).toHaveLength(50);
 		// The relay names the sending process from /proc; a connection gone before the lookup is 'unknown' (seen once
-		// in CI). What must hold: no exchange from the main or the webhook processor, at most 2 per worker.
+		// in CI). What must hold: no exchange from the main or the webhook processor, at most 1 per worker (an
+		// execution still holding the expired token gets its process's new one: nodes/shared/transport/token.ts).
 		expect(exchanges.main ?? 0).toBe(0);
 		expect(exchanges.webhook ?? 0).toBe(0);
-		expect(Object.values(exchanges).every((count) => count <= 2)).toBe(true);
-		expect(Object.values(exchanges).reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(4);
+		expect(Object.values(exchanges).every((count) => count <= 1)).toBe(true);
+		expect(Object.values(exchanges).reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(2);
 	});
 });
 
