@@ -217,6 +217,21 @@ describe('one token exchange per credential, however many requests start at once
 		})) as { accessToken: string };
 		expect(stale.accessToken).toBe(refreshed[0].accessToken);
 		expect(exchanges()).toHaveLength(2);
+		// A token this process never had (another worker's, stored meanwhile) is rejected: one exchange; then an
+		// execution still holding this process's previous token gets the new one too (both are older).
+		const foreign = (await credential.preAuthentication.call(helper, {
+			...sandboxCredentials(sandbox),
+			accessToken: 'another-workers-token',
+		})) as { accessToken: string };
+		expect(exchanges()).toHaveLength(3);
+		for (const older of [refreshed[0].accessToken, issued, 'another-workers-token', '']) {
+			const given = (await credential.preAuthentication.call(helper, {
+				...sandboxCredentials(sandbox),
+				accessToken: older,
+			})) as { accessToken: string };
+			expect([older, given.accessToken]).toEqual([older, foreign.accessToken]);
+		}
+		expect(exchanges()).toHaveLength(3);
 		// After the reuse window (tokens live an hour), a cold start exchanges again.
 		const realNow = Date.now;
 		try {
@@ -228,7 +243,7 @@ describe('one token exchange per credential, however many requests start at once
 		} finally {
 			Date.now = realNow;
 		}
-		expect(exchanges()).toHaveLength(3);
+		expect(exchanges()).toHaveLength(4);
 	});
 
 	test('a different secret never joins an exchange in flight', async () => {

@@ -345,7 +345,9 @@ describe('1. the examples run on a worker with the regular-mode outputs', () => 
 
 describe('2. the token is shared through the credential store', () => {
 	// n8n stores the token in the credential (database) right after the exchange, with no lock: a worker that starts
-	// its first execution within the ~100 ms of another worker's exchange makes its own. Runs here gave 1 or 2.
+	// its first execution within the ~100 ms of another worker's exchange makes its own. Runs here gave 1 or 2. Within
+	// a worker the process gives later executions its newest token, also when that one was first an expired token
+	// left from check 1's sandbox days (one 401, then one exchange: once seen 2 in a worker before that rule).
 	it('50 executions over both workers with a fresh client id/secret credential: one token exchange, at most one per worker', async () => {
 		await resetSandbox(world.sandbox);
 		world.relay.clear();

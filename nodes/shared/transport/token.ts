@@ -101,14 +101,16 @@ export function contentTypeOf(headers: IDataObject | undefined): string {
 const exchangesInFlight = new Map<string, Promise<string>>();
 
 /**
- * The newest token this process obtained per credential and the token it replaced ('' when there was none).
- * n8n stores a new token with the credential only after the exchange, and an execution that loaded the
- * credential before that still holds the replaced token (or none): it gets the new token here instead of a
- * second exchange, so a process exchanges at most once per expiry. Never reused for a token that was rejected
- * (the request then holds the newest token itself), nor after REUSE_FOR_MS (tokens live one hour).
+ * The newest token this process obtained per credential, and the tokens it knows to be older (the ones requests
+ * held when it exchanged, and the newest before). n8n stores a new token with the credential only after the
+ * exchange, and an execution that loaded the credential before that still holds no token or an older one: it gets
+ * the newest here instead of a second exchange, so a process exchanges at most once per expiry. A request holding
+ * the newest itself (it was rejected), or a token this process does not know, exchanges; nothing is reused after
+ * REUSE_FOR_MS (tokens live one hour).
  */
-const issuedTokens = new Map<string, { token: string; replaced: string; at: number }>();
+const issuedTokens = new Map<string, { token: string; older: string[]; at: number }>();
 export const REUSE_FOR_MS = 50 * 60_000;
+const OLDER_KEPT = 20;
 
 export async function sharedTokenExchange(
 	post: PostJson,
@@ -125,13 +127,21 @@ export async function sharedTokenExchange(
 		.digest('base64');
 	const held = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 	const issued = issuedTokens.get(key);
-	if (issued && issued.replaced === held && Date.now() - issued.at < REUSE_FOR_MS)
+	if (
+		issued &&
+		Date.now() - issued.at < REUSE_FOR_MS &&
+		(held === '' || issued.older.includes(held))
+	)
 		return issued.token;
 	let exchange = exchangesInFlight.get(key);
 	if (!exchange) {
 		exchange = exchangeToken(post, credentials)
 			.then((token) => {
-				issuedTokens.set(key, { token, replaced: held, at: Date.now() });
+				const previous = issuedTokens.get(key);
+				const older = [held, previous?.token ?? '', ...(previous?.older ?? [])].filter(
+					(known, index, all) => known !== '' && known !== token && all.indexOf(known) === index,
+				);
+				issuedTokens.set(key, { token, older: older.slice(0, OLDER_KEPT), at: Date.now() });
 				return token;
 			})
 			.finally(() => exchangesInFlight.delete(key));
