@@ -121,7 +121,7 @@ export const tokenCost: Scenario = {
 				},
 			],
 			findings: [
-				`Messaging Email made ${int(tokens.ours)} token request(s) for ${int(n.executions)} executions: n8n stores the token with the credential and every execution reuses it until a 401.`,
+				`Messaging Email made ${int(tokens.ours)} token request(s) for ${int(n.executions)} executions: n8n stores the token with the credential and every execution reuses it until a 401 (0 when this n8n process already obtained a token for the same client id and secret earlier in the run: the credential hands it to a credential that holds none).`,
 				`The HTTP Request node with the same credential: ${int(tokens.http)} (${int(firstTokens.http)} in the first execution: its items are sent all at once, and each one that starts before the first token is stored asks for its own; Messaging Email asks the sender list first, alone, so one token serves all). Without a credential type (token node): ${int(tokens.httpToken)}, one per execution.`,
 			],
 			summary: [
@@ -133,7 +133,9 @@ export const tokenCost: Scenario = {
 				],
 			],
 			checks: [
-				['ours made exactly one token request', tokens.ours === 1],
+				// 0 when this n8n process already obtained a token for the same client id and secret in an earlier
+				// scenario: the credential gives it to a credential that holds none (nodes/shared/transport/token.ts).
+				['ours made at most one token request', tokens.ours <= 1],
 				['the token-node side made one per execution', tokens.httpToken === n.executions],
 			],
 		};
