@@ -23,11 +23,30 @@ export const DEFAULT_SETTINGS: AccountSettings = {
 
 export const RATE_LIMIT_ERROR_CODE = 2020202020;
 
+/** A client id/secret pair the token endpoint accepts. */
+export interface ApiClient {
+	clientId: string;
+	clientSecret: string;
+}
+
+/** Fixed values for the account; whatever is left out is generated. */
+export interface AccountCredentials {
+	clientId?: string;
+	clientSecret?: string;
+	apiKey?: string;
+	/**
+	 * More API client pairs of the same account, as a second integration would have. A sandbox set-up facility (e.g.
+	 * a client id/secret no n8n process has used yet), not a documented service endpoint; their tokens work alike.
+	 */
+	additionalClients?: ApiClient[];
+}
+
 /** The one account the sandbox serves: its client id/secret, static API key, issued tokens and settings. */
 export class SandboxAccount {
 	readonly clientId: string;
 	readonly clientSecret: string;
 	readonly apiKey: string;
+	private readonly clients: ApiClient[];
 	settings: AccountSettings;
 	tokensIssued = 0;
 	private readonly tokens = new Map<string, number>();
@@ -36,19 +55,24 @@ export class SandboxAccount {
 	constructor(
 		private readonly clock: SandboxClock,
 		settings: Partial<AccountSettings> = {},
-		fixed: { clientId?: string; clientSecret?: string; apiKey?: string } = {},
+		fixed: AccountCredentials = {},
 	) {
 		this.settings = { ...DEFAULT_SETTINGS, ...settings };
 		this.clientId = fixed.clientId ?? `sandbox-client-${randomBytes(4).toString('hex')}`;
 		this.clientSecret = fixed.clientSecret ?? randomBytes(16).toString('hex');
 		this.apiKey = fixed.apiKey ?? `sp_apikey_${randomBytes(16).toString('hex')}`;
+		this.clients = [
+			{ clientId: this.clientId, clientSecret: this.clientSecret },
+			...(fixed.additionalClients ?? []),
+		];
 	}
 
 	issueToken(clientId: unknown, clientSecret: unknown, grantType: unknown) {
 		if (
 			grantType !== 'client_credentials' ||
-			clientId !== this.clientId ||
-			clientSecret !== this.clientSecret
+			!this.clients.some(
+				(client) => client.clientId === clientId && client.clientSecret === clientSecret,
+			)
 		) {
 			throw new ServiceError(401, 'Client authentication failed.', 1, {
 				error: 'invalid_client',

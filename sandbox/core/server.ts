@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { SandboxAccount, type AccountSettings } from './account';
+import { SandboxAccount, type AccountCredentials, type AccountSettings } from './account';
 import { SandboxClock } from './clock';
 import { ServiceError } from './errors';
 import { FaultInjector, type FaultRule } from './faults';
@@ -32,7 +32,7 @@ export interface SandboxOptions {
 	port?: number;
 	host?: string;
 	settings?: Partial<AccountSettings>;
-	credentials?: { clientId?: string; clientSecret?: string; apiKey?: string };
+	credentials?: AccountCredentials;
 	areas?: SandboxArea[];
 	/** Request bodies past this many bytes are answered 413 without being read further. */
 	maxBodyBytes?: number;

@@ -116,6 +116,70 @@ describe('token endpoint', () => {
 	});
 });
 
+describe('additional API clients of the account (sandbox set-up)', () => {
+	const second = { clientId: 'second-integration', clientSecret: 'second-integration-secret-0123' };
+	let withSecond: Sandbox;
+	beforeAll(async () => {
+		withSecond = await startSandbox({
+			areas: [checkArea],
+			settings: { rateLimitPerSecond: 0 },
+			credentials: { additionalClients: [second] },
+		});
+	});
+	afterAll(async () => await withSecond.close());
+
+	const exchange = async (clientId: string, clientSecret: string) => {
+		const response = await fetch(`${withSecond.url}/oauth/access_token`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({
+				grant_type: 'client_credentials',
+				client_id: clientId,
+				client_secret: clientSecret,
+			}),
+		});
+		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+	};
+
+	test('the second pair gets a token that works on an API call of the account', async () => {
+		const issued = await exchange(second.clientId, second.clientSecret);
+		expect(issued).toEqual({
+			status: 200,
+			body: {
+				access_token: expect.stringMatching(/^[0-9a-f]{48}$/),
+				token_type: 'Bearer',
+				expires_in: 3600,
+			},
+		});
+		const response = await fetch(`${withSecond.url}/check/email-only`, {
+			headers: { Authorization: `Bearer ${issued.body.access_token as string}` },
+		});
+		expect({ status: response.status, body: await response.json() }).toEqual({
+			status: 200,
+			body: { result: true },
+		});
+		expect(
+			withSecond.log.all().map((entry) => `${entry.path} ${entry.auth} ${entry.status}`),
+		).toEqual(['/oauth/access_token none 200', '/check/email-only token 200']);
+	});
+
+	test('a wrong secret for the second id: the same 401 as a wrong secret for the main id', async () => {
+		const wrongForSecond = await exchange(second.clientId, withSecond.account.clientSecret);
+		expect(wrongForSecond).toEqual({
+			status: 401,
+			body: {
+				error: 'invalid_client',
+				error_description: 'Client authentication failed.',
+				message: 'Client authentication failed.',
+				error_code: 1,
+			},
+		});
+		expect(await exchange(withSecond.account.clientId, second.clientSecret)).toEqual(
+			wrongForSecond,
+		);
+	});
+});
+
 describe('validation from declarative schemas', () => {
 	test.each([
 		[{ count: 1 }, 'Argument name missing'],

@@ -15,6 +15,15 @@ export interface QueueWorld {
 	stack: QueueStack;
 }
 
+/**
+ * A second API client pair of the sandbox account: checks 2 and 2b use it so no n8n process holds a token for it yet
+ * (the node's per-process token memory is keyed by base URL, client id and secret; check 1 used the main pair).
+ */
+export const FRESH_CLIENT = {
+	clientId: 'e2e-queue-fresh-client-id',
+	clientSecret: 'e2e-queue-fresh-client-secret-fedcba9876543210',
+};
+
 export async function startWorld(
 	setup: (main: N8nInstance, sandboxUrl: string) => Promise<void>,
 ): Promise<QueueWorld> {
@@ -23,7 +32,9 @@ export async function startWorld(
 		throw new Error(
 			'E2E_TARBALL is not set: run through jest.queue.config.js (its global setup packs)',
 		);
-	const sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
+	const sandbox = await startSandbox({
+		credentials: { ...SANDBOX_CREDENTIALS, additionalClients: [FRESH_CLIENT] },
+	});
 	const world = { sandbox } as QueueWorld;
 	const target = new URL(sandbox.url);
 	world.relay = new AttributionRelay({ host: target.hostname, port: Number(target.port) }, () =>
