@@ -49,7 +49,7 @@ export async function fetchBouncePage(
 		context.getNode(),
 		'Unexpected answer from GET /smtp/bounces/day: no list of bounces in it',
 		{
-			description: `The service answered: ${JSON.stringify(body).slice(0, 300)}`,
+			description: `The service answered: ${client.quoteAnswer(body)}`,
 		},
 	);
 }
@@ -67,7 +67,7 @@ export async function fetchBounceTotal(
 	throw new NodeOperationError(
 		context.getNode(),
 		'Unexpected answer from GET /smtp/bounces/day/total: no count of bounces in it',
-		{ description: `The service answered: ${JSON.stringify(body)?.slice(0, 300)}` },
+		{ description: `The service answered: ${client.quoteAnswer(body)}` },
 	);
 }
 
@@ -92,7 +92,7 @@ export async function fetchUnsubscribePage(
 		context.getNode(),
 		'Unexpected answer from GET /smtp/unsubscribe: no list of unsubscribed entries in it',
 		{
-			description: `The service answered: ${JSON.stringify(body).slice(0, 300)}`,
+			description: `The service answered: ${client.quoteAnswer(body)}`,
 		},
 	);
 }

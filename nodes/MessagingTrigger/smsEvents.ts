@@ -12,9 +12,14 @@ import { LEVEL, isFinalLevel, type Level } from './smsState';
 const isRecord = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function unreadable(context: IPollFunctions, what: string, body: unknown): NodeOperationError {
+function unreadable(
+	context: IPollFunctions,
+	client: MessagingClient,
+	what: string,
+	body: unknown,
+): NodeOperationError {
 	return new NodeOperationError(context.getNode(), `Unexpected answer from ${what}`, {
-		description: `The service answered: ${JSON.stringify(body ?? null).slice(0, 300)}`,
+		description: `The service answered: ${client.quoteAnswer(body)}`,
 	});
 }
 
@@ -31,7 +36,7 @@ export async function listCampaigns(
 	});
 	const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
 	if (!Array.isArray(list) || !list.every(isRecord))
-		throw unreadable(context, 'GET /sms/campaigns/list: no list of campaigns in it', body);
+		throw unreadable(context, client, 'GET /sms/campaigns/list: no list of campaigns in it', body);
 	return list;
 }
 
@@ -62,7 +67,7 @@ export async function readCampaign(
 	const body = answer.body;
 	const detail = isRecord(body) && isRecord(body.data) ? body.data : body;
 	if (!isRecord(detail) || !Array.isArray(detail.task_phones_info))
-		throw unreadable(context, `GET /sms/campaigns/info/${id}: no phones in it`, body);
+		throw unreadable(context, client, `GET /sms/campaigns/info/${id}: no phones in it`, body);
 	return detail;
 }
 

@@ -17,7 +17,7 @@ import {
 	toNodeApiError,
 	type FailedAttempt,
 } from './errors';
-import { contentTypeOf } from './token';
+import { contentTypeOf, trimSlash } from './token';
 import { RequestPacer, type PacedStart } from './pacer';
 
 export const CREDENTIAL_TYPE = 'messagingServiceApi';
@@ -228,6 +228,11 @@ export class MessagingClient {
 		return records;
 	}
 
+	/** The answer's first characters for an error, with the credential's secrets masked (see answerPreview). */
+	quoteAnswer(body: unknown): string {
+		return answerPreview(body, this.secrets);
+	}
+
 	/**
 	 * Limit/offset lists as n8n users know them: all records, or the first `limit`. Stops on a short page and
 	 * refuses to go past a hard cap of pages. `extract` returns the page's records, or undefined when the answer
@@ -272,7 +277,7 @@ export class MessagingClient {
 	private async getBaseUrl(): Promise<string> {
 		if (this.baseUrl === undefined) {
 			const credentials = await this.context.getCredentials(CREDENTIAL_TYPE);
-			this.baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+			this.baseUrl = trimSlash(credentials.baseUrl);
 			this.secrets = [credentials.clientSecret, credentials.apiKey, credentials.accessToken];
 		}
 		return this.baseUrl;
@@ -329,12 +334,11 @@ export class MessagingClient {
 	): NodeApiError {
 		const node = this.context.getNode();
 		if (isRateLimited(failure)) {
-			return toNodeApiError(
-				node,
-				failure,
-				request.itemIndex,
-				`Still rate-limited after ${attempts} attempts`,
-			);
+			return toNodeApiError(node, failure, {
+				itemIndex: request.itemIndex,
+				context: `Still rate-limited after ${attempts} attempts`,
+				secrets: this.secrets,
+			});
 		}
 		const repeated = attempts > 1 ? ` (${attempts} attempts)` : '';
 		let context = '';
@@ -351,16 +355,19 @@ export class MessagingClient {
 					? `Failed ${attempts} times`
 					: '';
 		}
-		return toNodeApiError(node, failure, request.itemIndex, context);
+		return toNodeApiError(node, failure, {
+			itemIndex: request.itemIndex,
+			context,
+			secrets: this.secrets,
+		});
 	}
 
 	/** A 401 that survived n8n's one token refresh: bad or revoked credentials. */
 	private authError(error: unknown, itemIndex?: number): NodeApiError {
-		return toNodeApiError(
-			this.context.getNode(),
-			describeThrown(error),
+		return toNodeApiError(this.context.getNode(), describeThrown(error), {
 			itemIndex,
-			'Check the credential: the service rejected it',
-		);
+			context: 'Check the credential: the service rejected it',
+			secrets: this.secrets,
+		});
 	}
 }

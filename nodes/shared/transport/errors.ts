@@ -52,15 +52,20 @@ const EMAIL_NOT_ACTIVATED = /No such SMTP user/i;
 
 /**
  * Builds the NodeApiError users see: the service's own message and code, the HTTP status and the item.
- * Built from the service's body only — never from the request, which carries the Bearer token.
+ * Built from the service's body only — never from the request, which carries the Bearer token — and with
+ * `secrets` (the credential's values) masked in the service's message, which may echo them.
  */
 export function toNodeApiError(
 	node: INode,
 	attempt: FailedAttempt,
-	itemIndex?: number,
-	context = '',
+	{
+		itemIndex,
+		context = '',
+		secrets,
+	}: { itemIndex?: number; context?: string; secrets: unknown[] },
 ): NodeApiError {
-	const { message: serviceMessage, code } = readServiceError(attempt.body);
+	const { message: quoted, code } = readServiceError(attempt.body);
+	const serviceMessage = quoted === undefined ? undefined : maskSecrets(quoted, secrets);
 	const httpCode = attempt.status === undefined ? undefined : String(attempt.status);
 	let message: string;
 	let description: string | undefined;
@@ -148,16 +153,15 @@ export function describeThrown(error: unknown): FailedAttempt {
 const PREVIEW_CHARACTERS = 120;
 
 /**
- * The first characters of an answer, for an error message: whitespace folded, and anything that looks like a
- * credential masked (a proxy's error page may echo the request's Authorization header), as are the given values.
+ * The text with anything that looks like a credential masked, and the given values (the credential's own secrets):
+ * a proxy or a service may echo the request's Authorization header or body in its answer.
  */
-export function answerPreview(body: unknown, secrets: unknown[] = []): string {
-	if (body === undefined || body === '') return '(empty body)';
-	let text = (typeof body === 'string' ? body : JSON.stringify(body)).replace(/\s+/g, ' ').trim();
+export function maskSecrets(text: string, secrets: unknown[]): string {
+	let masked = text;
 	for (const secret of secrets) {
-		if (typeof secret === 'string' && secret.length >= 4) text = text.split(secret).join('***');
+		if (typeof secret === 'string' && secret.length >= 4) masked = masked.split(secret).join('***');
 	}
-	text = text
+	return masked
 		.replace(/(Bearer\s+)[^\s"'<>,;]+/gi, '$1***')
 		.replace(/sp_apikey_[\w-]+/g, 'sp_apikey_***')
 		.replace(/eyJ[\w-]+\.[\w-]+\.[\w-]*/g, '***')
@@ -165,6 +169,15 @@ export function answerPreview(body: unknown, secrets: unknown[] = []): string {
 			/((?:access_token|client_secret|api_?key|token)["']?\s*[:=]\s*["']?)[^\s"'&<>,;]+/gi,
 			'$1***',
 		);
+}
+
+/** The first characters of an answer, for an error message: whitespace folded, secrets masked (`maskSecrets`). */
+export function answerPreview(body: unknown, secrets: unknown[] = []): string {
+	if (body === undefined || body === '') return '(empty body)';
+	const text = maskSecrets(
+		(typeof body === 'string' ? body : JSON.stringify(body)).replace(/\s+/g, ' ').trim(),
+		secrets,
+	);
 	return JSON.stringify(
 		text.length > PREVIEW_CHARACTERS ? `${text.slice(0, PREVIEW_CHARACTERS)}…` : text,
 	);

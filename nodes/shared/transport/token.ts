@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { answerPreview } from './errors';
+import { answerPreview, maskSecrets } from './errors';
 
 /** What one HTTP exchange gave back, whichever of n8n's helpers made it (status errors are not thrown). */
 export interface RawAnswer {
@@ -81,7 +81,8 @@ export async function exchangeToken(
 	if (typeof serviceMessage === 'string' && serviceMessage) {
 		throw fail({
 			status: answer.statusCode,
-			message: serviceMessage,
+			// The request carried the secret, and a service or proxy may echo it.
+			message: maskSecrets(serviceMessage, [credentials.clientSecret]),
 			error_code: body?.error_code,
 		});
 	}
