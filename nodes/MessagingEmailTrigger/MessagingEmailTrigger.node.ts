@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { WEBHOOK_KINDS, isWebhookKind, webhookEventOutput } from '../shared/records/emailEvents';
-import { readServiceTimeZone } from '../shared/triggerSettings';
+import { chosenEvents, readServiceTimeZone } from '../shared/triggerSettings';
 import { readBatch } from './body';
 import { RepeatFilter, eventKey } from './dedupe';
 import { WEBHOOK_PATH, secretMatches, secretOfRequestPath } from './secret';
@@ -199,7 +199,7 @@ export class MessagingEmailTrigger implements INodeType {
 		);
 		if (!batch.ok) return answer(this, batch.status, { message: batch.message });
 
-		const chosen = new Set(this.getNodeParameter('events', []) as string[]);
+		const chosen = new Set(chosenEvents(this.getNodeParameter('events', [])).map(String));
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Thrown before any key is remembered: n8n answers 500, so the service posts the batch again later.
 		const timeZone = readServiceTimeZone(node, options);

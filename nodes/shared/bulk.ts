@@ -5,8 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { errorJson, forEveryItem, inInputOrder, pairedTo, sendAll, withItemIndex } from './items';
-import { readParameter } from './parameters';
+import { numberFromText } from './fields';
+import { errorJson, forEveryItem, inInputOrder, invalidInput, pairedTo, sendAll } from './items';
+import { describeValue, readParameter } from './parameters';
 import type { MessagingClient } from './transport/client';
 
 /**
@@ -87,18 +88,35 @@ export function batchingField({
 	};
 }
 
-/** Reads the "Batching" collection (once per run: items share requests). */
+/**
+ * Reads the "Batching" collection (once per run: items share requests, so a bad Batch Size is an error of item 0).
+ * Batch Size is checked here too: an expression bypasses the editor's minimum and maximum. Unset or empty gives
+ * the default; text holding a number is read as Request Options read it.
+ */
 export function readBatching(
 	context: IExecuteFunctions,
 	defaultSize: number,
 	maxSize = Infinity,
 ): Batching {
 	const options = readParameter(context, 'batching', 0, {}) as IDataObject;
-	const size = Math.floor(Number(options.batchSize ?? defaultSize));
-	return {
-		combineItems: options.combineItems !== false,
-		batchSize: Math.max(1, Math.min(Number.isFinite(size) ? size : defaultSize, maxSize)),
-	};
+	const given = options.batchSize;
+	const batchSize =
+		given === undefined || given === null || given === '' ? defaultSize : numberFromText(given);
+	if (
+		typeof batchSize !== 'number' ||
+		!Number.isSafeInteger(batchSize) ||
+		batchSize < 1 ||
+		batchSize > maxSize
+	) {
+		const range = Number.isFinite(maxSize) ? `from 1 to ${maxSize}` : 'of at least 1';
+		throw invalidInput(
+			context,
+			0,
+			'Batch Size',
+			`must be a whole number ${range} (got ${describeValue(given)})`,
+		);
+	}
+	return { combineItems: options.combineItems !== false, batchSize };
 }
 
 function paired(items: number[]) {
@@ -226,7 +244,7 @@ export async function runBulk<G, V>(
 			const batch = batchOf(slice);
 			return batch.items.map((itemIndex) => ({
 				json: {
-					...errorJson(withItemIndex(error, itemIndex)),
+					...errorJson(error),
 					...spec.describeFailed(
 						batch.entries
 							.filter((entry) => entry.items.includes(itemIndex))

@@ -95,27 +95,40 @@ export const pollRequestOptionsField: INodeProperties = {
 	options: [requestsPerSecondOption],
 };
 
+/**
+ * A number option given as text by an expression ("20", "2.5") is read as that number; any other value is
+ * returned as it is, for the caller's check to refuse ("0x10", "1e3" and "" are not read as numbers).
+ */
+export function numberFromText(value: unknown): unknown {
+	return typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * Max Requests per Second, checked the same way for the action nodes and the polling triggers (each raises the
+ * problem its own way: the triggers have no input item to name). An expression can give what the editor's
+ * minimum would not allow.
+ */
+export function checkRequestsPerSecond(given: unknown, fail: (problem: string) => Error): number {
+	const requestsPerSecond = numberFromText(given ?? DEFAULT_REQUESTS_PER_SECOND);
+	if (
+		typeof requestsPerSecond !== 'number' ||
+		!Number.isFinite(requestsPerSecond) ||
+		requestsPerSecond < 0
+	)
+		throw fail(`must be a number of at least 0 (got ${describeValue(given)})`);
+	return requestsPerSecond;
+}
+
 /** Request Options, checked: an expression can give what the editor's minimum and maximum would not allow. */
 export function readRequestOptions(context: IExecuteFunctions): {
 	requestsPerSecond: number;
 	concurrency: number;
 } {
 	const options = readParameter(context, 'requestOptions', 0, {}) as IDataObject;
-	const number = (value: unknown) =>
-		typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-	const requestsPerSecond = number(options.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND);
-	if (
-		typeof requestsPerSecond !== 'number' ||
-		!Number.isFinite(requestsPerSecond) ||
-		requestsPerSecond < 0
-	)
-		throw invalidInput(
-			context,
-			0,
-			'Max Requests per Second',
-			`must be a number of at least 0 (got ${describeValue(options.requestsPerSecond)})`,
-		);
-	const concurrency = number(options.maxConcurrency ?? DEFAULT_CONCURRENCY);
+	const requestsPerSecond = checkRequestsPerSecond(options.requestsPerSecond, (problem) =>
+		invalidInput(context, 0, 'Max Requests per Second', problem),
+	);
+	const concurrency = numberFromText(options.maxConcurrency ?? DEFAULT_CONCURRENCY);
 	if (
 		typeof concurrency !== 'number' ||
 		!Number.isSafeInteger(concurrency) ||

@@ -22,6 +22,7 @@ import {
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
 import { PollHarness } from '../trigger/poll-harness';
 import {
+	BATCH_SIZE,
 	OPERATIONS,
 	REQUEST_OPTIONS,
 	VARIABLE_CASES,
@@ -137,6 +138,76 @@ describe('Request Options, on all 35 operations (read once per execution, item 0
 			cases++;
 		},
 	);
+});
+
+describe('Batch Size of bulk operations (read once per execution, item 0)', () => {
+	const all = BATCH_SIZE.flatMap((entry) => {
+		const op = OPERATIONS.find(
+			(candidate) =>
+				candidate.node === entry.node &&
+				candidate.resource === entry.resource &&
+				candidate.operation === entry.operation,
+		)!;
+		return entry.values.map(([value, problem]) => [title(op), value, op, problem] as const);
+	});
+	it.each(all)('%s: %j refused, nothing sent', async (_, value, op, problem) => {
+		const parameters = withParameter(op.base, 'batching.batchSize', '={{ $json.v }}');
+		const result = await run(op.node, parameters, [value], true);
+		expect(result.error?.message).toBe(`Batch Size: ${problem} [item 0]`);
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
+
+	it('a value written in the field itself is refused too (Unsubscribe Add, 0)', async () => {
+		const op = OPERATIONS.find(
+			(candidate) => candidate.resource === 'unsubscribe' && candidate.operation === 'add',
+		)!;
+		const result = await run(
+			'email',
+			{ ...op.base, batching: { batchSize: 0 } },
+			[undefined],
+			false,
+		);
+		expect(result.error?.message).toBe(
+			'Batch Size: must be a whole number from 1 to 500 (got 0) [item 0]',
+		);
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
+
+	it('text holding a whole number is read as that number ("2": two phones per request)', async () => {
+		const op = OPERATIONS.find((candidate) => candidate.operation === 'sendToNumbers')!;
+		const result = await run(
+			'sms',
+			{ ...op.base, phones: '={{ $json.v }}', batching: { batchSize: '={{ "2" }}' } },
+			['380986235691', '380986235692', '380986235693'],
+		);
+		expect(result.error).toBeUndefined();
+		const sends = sandbox.log.apiCalls().filter((call) => call.path === '/sms/send');
+		expect(sends.map((call) => (call.body as { phones: string[] }).phones)).toEqual([
+			['380986235691', '380986235692'],
+			['380986235693'],
+		]);
+	});
+
+	it('Check Numbers: a Batch Size over its 250 phones per URL is capped, not refused (the option names the cap)', async () => {
+		const phones = Array.from({ length: 300 }, (_, index) => String(380500000000 + index));
+		const result = await run(
+			'sms',
+			{
+				resource: 'blacklist',
+				operation: 'check',
+				phones: '={{ $json.v }}',
+				batching: { batchSize: 1000 },
+			},
+			phones,
+			false,
+		);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.log.apiCalls().map((call) => (call.query.phones as string[]).length)).toEqual([
+			250, 50,
+		]);
+	});
 });
 
 describe('typed SMS variables', () => {
@@ -317,7 +388,12 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		[
 			'Max Requests per Second "abc" (expression)',
 			{ events: ['bounce'], requestOptions: { requestsPerSecond: '={{ "abc" }}' } },
-			'Max Requests per Second: must be a number of at least 0 (got "abc")',
+			'Max Requests per Second: must be a number of at least 0 (got string)',
+		],
+		[
+			'Max Requests per Second "0x10" (expression; the action nodes refuse it too)',
+			{ events: ['bounce'], requestOptions: { requestsPerSecond: '={{ "0x10" }}' } },
+			'Max Requests per Second: must be a number of at least 0 (got string)',
 		],
 		[
 			'Max Requests per Second -1',

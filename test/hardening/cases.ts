@@ -531,6 +531,7 @@ export const REQUEST_OPTIONS: Array<{
 		values: [
 			[-1, 'must be a number of at least 0 (got -1)'],
 			['fast', 'must be a number of at least 0 (got string)'],
+			['0x10', 'must be a number of at least 0 (got string)'],
 			[{}, 'must be a number of at least 0 (got an object ({}))'],
 		],
 	},
@@ -542,6 +543,59 @@ export const REQUEST_OPTIONS: Array<{
 			[51, 'must be a whole number from 1 to 50 (got 51)'],
 			[2.5, 'must be a whole number from 1 to 50 (got 2.5)'],
 			['many', 'must be a whole number from 1 to 50 (got string)'],
+		],
+	},
+];
+
+/**
+ * Batch Size of the bulk operations: read once per run (an error of item 0), like Request Options. Unsubscribe
+ * Add/Remove send at most 500 addresses, so their option has that maximum; the SMS option has none.
+ */
+export const BATCH_SIZE: Array<{
+	node: NodeKey;
+	resource: string;
+	operation: string;
+	values: Array<[unknown, string]>;
+}> = [
+	{
+		node: 'email',
+		resource: 'unsubscribe',
+		operation: 'add',
+		values: [
+			[0, 'must be a whole number from 1 to 500 (got 0)'],
+			[-5, 'must be a whole number from 1 to 500 (got -5)'],
+			[2.5, 'must be a whole number from 1 to 500 (got 2.5)'],
+			['abc', 'must be a whole number from 1 to 500 (got string)'],
+			[501, 'must be a whole number from 1 to 500 (got 501)'],
+			['1000', 'must be a whole number from 1 to 500 (got string)'],
+		],
+	},
+	{
+		node: 'email',
+		resource: 'unsubscribe',
+		operation: 'remove',
+		values: [[1000, 'must be a whole number from 1 to 500 (got 1000)']],
+	},
+	{
+		node: 'sms',
+		resource: 'blacklist',
+		operation: 'add',
+		values: [
+			[0, 'must be a whole number of at least 1 (got 0)'],
+			[-5, 'must be a whole number of at least 1 (got -5)'],
+			[2.5, 'must be a whole number of at least 1 (got 2.5)'],
+			['abc', 'must be a whole number of at least 1 (got string)'],
+			['2.5', 'must be a whole number of at least 1 (got string)'],
+			[{}, 'must be a whole number of at least 1 (got an object ({}))'],
+		],
+	},
+	{
+		node: 'sms',
+		resource: 'campaign',
+		operation: 'sendToNumbers',
+		values: [
+			[0, 'must be a whole number of at least 1 (got 0)'],
+			['-5', 'must be a whole number of at least 1 (got string)'],
 		],
 	},
 ];

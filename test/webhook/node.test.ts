@@ -304,6 +304,13 @@ describe('batches', () => {
 		expect(none).toEqual({ status: 200, text: '{"received":2,"emitted":0}' });
 		expect(harness.hits[1].items).toBeUndefined();
 	});
+
+	it('Events from an expression giving one kind as text: that kind starts the workflow', async () => {
+		harness = await startTrigger({ events: '={{ "clicked" }}' });
+		const answer = await postJson([EVENTS.delivered, EVENTS.clicked, EVENTS.opened]);
+		expect(answer).toEqual({ status: 200, text: '' });
+		expect(jsonItems(harness)).toEqual([{ ...EXPECTED.clicked, raw: EVENTS.clicked }]);
+	});
 });
 
 describe('the secret (n8n’s random id of the node in the URL)', () => {

@@ -69,11 +69,17 @@ export async function runPhoneBulk<G, D = undefined>(
 	spec: {
 		prepare: (itemIndex: number) => PhonePlan<G, D>;
 		send: (batch: PhoneBatch<G, D>) => Promise<BulkOutput[]>;
+		/**
+		 * Phones per request at most, whatever Batch Size says: the option is shared by all bulk SMS operations
+		 * and its description names this cap (Check Numbers), so a larger Batch Size is not an error here.
+		 */
 		maxBatchSize?: number;
 	},
 ): Promise<INodeExecutionData[]> {
+	const batching = readBatching(context, DEFAULT_BATCH_SIZE);
+	const batchSize = Math.min(batching.batchSize, spec.maxBatchSize ?? Infinity);
 	return await runBulk<G, PhoneValue<D>>(context, client, {
-		batching: readBatching(context, DEFAULT_BATCH_SIZE, spec.maxBatchSize),
+		batching: { ...batching, batchSize },
 		prepare: (itemIndex) => {
 			const plan = spec.prepare(itemIndex);
 			return { key: plan.key, group: plan.group, values: plan.phones };
