@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { unsubscribeOutput } from '../../../shared/records/emailEvents';
+import { normaliseUnsubscribe } from '../../../shared/records/email';
 import { dayListProperties, runDayList } from '../../helpers/dayList';
 
 const properties: INodeProperties[] = [
@@ -22,10 +22,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	const timeZone = this.getTimezone();
 	return await runDayList(this, client, {
 		path: '/smtp/unsubscribe',
 		pageSize: 100,
-		output: (record) => unsubscribeOutput(record, timeZone),
+		output: normaliseUnsubscribe,
 	});
 }
