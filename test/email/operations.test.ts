@@ -471,7 +471,7 @@ describe('Unsubscribe', () => {
 		expect(t.state().unsubscribes).toEqual([]);
 	});
 
-	test('Get Many: oldest first with flags as numbers; the Day filter covers one day', async () => {
+	test('Get Many: oldest first, in the email-event shape; the Day filter covers one day', async () => {
 		await t.control('POST', '/email/unsubscribes', {
 			unsubscribes: [
 				{ email: 'late@example.com', unsubscribe_by_link: 1, date: '2026-04-02 08:00:00' },
@@ -483,28 +483,41 @@ describe('Unsubscribe', () => {
 		expect(t.calls()).toEqual([
 			{ method: 'GET', path: '/smtp/unsubscribe', rawQuery: 'limit=100&offset=0', body: undefined },
 		]);
+		// The one email-event shape (as Bounce → Get Many and the triggers), the service's record under raw.
+		const unsubscribe = (
+			email: string,
+			eventTime: string,
+			flags: { byLink: boolean; byUser: boolean; spamComplaint: boolean },
+		) => ({
+			event: 'unsubscribe',
+			email,
+			eventTime,
+			eventTimeIso: `${eventTime.replace(' ', 'T')}.000Z`,
+			...flags,
+			raw: {
+				email,
+				unsubscribe_by_link: flags.byLink ? 1 : 0,
+				unsubscribe_by_user: flags.byUser ? 1 : 0,
+				spam_complaint: flags.spamComplaint ? 1 : 0,
+				date: eventTime,
+			},
+		});
 		expect(jsonOf(all)).toEqual([
-			{
-				email: 'early@example.com',
-				unsubscribe_by_link: 0,
-				unsubscribe_by_user: 1,
-				spam_complaint: 0,
-				date: '2026-04-01 00:00:00',
-			},
-			{
-				email: 'spam@example.com',
-				unsubscribe_by_link: 0,
-				unsubscribe_by_user: 0,
-				spam_complaint: 1,
-				date: '2026-04-01 23:59:59',
-			},
-			{
-				email: 'late@example.com',
-				unsubscribe_by_link: 1,
-				unsubscribe_by_user: 0,
-				spam_complaint: 0,
-				date: '2026-04-02 08:00:00',
-			},
+			unsubscribe('early@example.com', '2026-04-01 00:00:00', {
+				byLink: false,
+				byUser: true,
+				spamComplaint: false,
+			}),
+			unsubscribe('spam@example.com', '2026-04-01 23:59:59', {
+				byLink: false,
+				byUser: false,
+				spamComplaint: true,
+			}),
+			unsubscribe('late@example.com', '2026-04-02 08:00:00', {
+				byLink: true,
+				byUser: false,
+				spamComplaint: false,
+			}),
 		]);
 		t.sandbox.log.clear();
 		const day = await t.run({

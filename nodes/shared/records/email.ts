@@ -32,16 +32,6 @@ export function normaliseEmailRecord(raw: unknown): IDataObject {
 	return record;
 }
 
-/** An unsubscribed entry: the 0/1 flags as numbers. */
-export function normaliseUnsubscribe(raw: unknown): IDataObject {
-	if (typeof raw !== 'object' || raw === null) return { value: raw as IDataObject[string] };
-	return numbersIn(raw as IDataObject, [
-		'unsubscribe_by_link',
-		'unsubscribe_by_user',
-		'spam_complaint',
-	]);
-}
-
 /** A sending domain: ids as strings (as every id in this package), the other numeric fields as numbers. */
 export function normaliseDomain(raw: unknown): IDataObject {
 	if (typeof raw !== 'object' || raw === null) return { value: raw as IDataObject[string] };

@@ -1,6 +1,6 @@
 /**
  * The one output shape of an email event (bounce, unsubscribe), whichever part of the package emits it: Bounce →
- * Get Many, the polling trigger and the webhook trigger. Flat camelCase fields for the facts users map
+ * Get Many, Unsubscribe → Get Many, the polling trigger and the webhook trigger. Flat camelCase fields for the facts users map
  * (`email`, `eventTime`, `smtpCode`, …) and the record exactly as the service gave it under `raw`.
  */
 import type { IDataObject } from 'n8n-workflow';

@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { normaliseUnsubscribe } from '../../../shared/records/email';
+import { unsubscribeOutput } from '../../../shared/records/emailEvents';
 import { dayListProperties, runDayList } from '../../helpers/dayList';
 
 const properties: INodeProperties[] = [
@@ -22,9 +22,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const timeZone = this.getTimezone();
 	return await runDayList(this, client, {
 		path: '/smtp/unsubscribe',
 		pageSize: 100,
-		output: normaliseUnsubscribe,
+		output: (record) => unsubscribeOutput(record, timeZone),
 	});
 }
