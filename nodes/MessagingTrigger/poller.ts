@@ -19,6 +19,7 @@ import {
 	type ListedEvent,
 } from './events';
 import { readHandover, type Handover } from './handover';
+import { pollDeadline, pollWarner } from './poll';
 import {
 	readState,
 	SeenSet,
@@ -61,9 +62,6 @@ const FULL_READ_EVERY_MS = 6 * HOUR_MS;
 const LATE_BOUNCE_MS = 30 * 60_000;
 /** Hard stop for one list in one poll (200,000 records). */
 const MAX_PAGES = 2000;
-/** Share of n8n's poll budget spent fetching before the poll returns what it has. */
-const BUDGET_SHARE = 0.8;
-const DEFAULT_BUDGET_MS = 5 * 60_000;
 export const DEFAULT_MAX_EVENTS_PER_POLL = 1000;
 export const SAMPLE_SIZE = 5;
 
@@ -111,12 +109,6 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	};
 }
 
-function pollDeadline(context: IPollFunctions, startedAt: number): number {
-	const budget =
-		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : DEFAULT_BUDGET_MS;
-	return startedAt + Math.max(1000, budget * BUDGET_SHARE);
-}
-
 /** The email events' state as its handover (handover.ts) reads it: whole, and made for the same watched events. */
 export const emailHandover: Handover<StoredState & { kind: 'valid' }> = {
 	stateKey: STATE_KEY,
@@ -155,13 +147,7 @@ export async function pollEmail(
 	const signature = settings.events.join(',');
 	const watches = (type: EventType) => settings.events.includes(type);
 	const warnings: string[] = [];
-	const warn = (message: string) => {
-		context.logger.warn(`${context.getNode().name}: ${message}`, {
-			node: context.getNode().name,
-			workflowId: context.getWorkflow().id,
-		});
-		warnings.push(message);
-	};
+	const warn = pollWarner(context, warnings);
 
 	const found = readState(stored);
 	const read =

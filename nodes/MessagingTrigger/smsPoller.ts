@@ -10,6 +10,7 @@ import { DAY_MS, dateToServiceTime, isServiceTime } from '../shared/serviceTime'
 import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../shared/triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../shared/records/sms';
 import { readHandover, type Handover } from './handover';
+import { pollDeadline, pollWarner } from './poll';
 import { currentEvent, listCampaigns, readCampaign, sortedPhones, stepsTo } from './smsEvents';
 import {
 	isFinalLevel,
@@ -28,9 +29,6 @@ const MAX_SMS_LOOK_BACK_DAYS = 30;
 /** "Fetch Test Event": at most this many items, from at most this many of the newest campaigns. */
 const SAMPLE_SIZE = 5;
 const SAMPLE_CAMPAIGNS = 5;
-/** Share of n8n's poll budget spent reading campaigns before the poll returns what it has. */
-const BUDGET_SHARE = 0.8;
-const DEFAULT_BUDGET_MS = 5 * 60_000;
 
 export interface SmsSettings {
 	events: SmsEventType[];
@@ -102,21 +100,13 @@ export async function pollSms(
 ): Promise<SmsPollResult> {
 	const client = clientForPoll(context);
 	const startedAt = Date.now();
-	const budget =
-		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : DEFAULT_BUDGET_MS;
-	const deadline = startedAt + Math.max(1000, budget * BUDGET_SHARE);
+	const deadline = pollDeadline(context, startedAt);
 	const node = context.getNode().name;
 	const found = readSmsState(stored);
 	const handedOver = found.kind === 'absent' ? readHandover(context, smsHandover) : undefined;
 	const previous: StoredSmsState = handedOver ? { kind: 'valid', state: handedOver } : found;
 	const warnings = previous.kind === 'valid' ? [...(previous.state.warnings ?? [])] : [];
-	const warn = (message: string) => {
-		context.logger.warn(`${node}: ${message}`, {
-			node,
-			workflowId: context.getWorkflow().id,
-		});
-		warnings.push(message);
-	};
+	const warn = pollWarner(context, warnings);
 	const lookBackMs = settings.lookBackDays * DAY_MS;
 	if (previous.kind === 'damaged') {
 		warn(

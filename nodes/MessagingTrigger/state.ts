@@ -30,8 +30,6 @@ export interface BounceState {
 	seconds?: Record<string, string>;
 	/** n8n's clock (ms) at the last read of the whole list. */
 	fullReadAt?: number;
-	/** The last poll left bounces for later (cap, time budget): the next poll reads the whole list. */
-	pending?: true;
 }
 
 export interface UnsubscribeState {
@@ -41,7 +39,7 @@ export interface UnsubscribeState {
 	seen: Record<string, string>;
 	/**
 	 * Day → `<entries>:<digest of the last entry>` as the day's list stood when last read in full and every entry
-	 * was handled; a poll then asks only for the entries from the last one on (`:` alone: the list was empty).
+	 * was handled; a poll then asks only for the entries from the last one on (`0:`: the list was empty).
 	 */
 	listed?: Record<string, string>;
 	/** n8n's clock (ms) at the last read of every watched day in full. */

@@ -35,10 +35,6 @@ export function formatServiceDate(date: Date): string {
 	);
 }
 
-export function formatServiceDay(date: Date): string {
-	return formatServiceDate(date).slice(0, 10);
-}
-
 /** Parses `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DD` (UTC); undefined when malformed. */
 export function parseServiceDate(value: string): Date | undefined {
 	const match = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/.exec(value);

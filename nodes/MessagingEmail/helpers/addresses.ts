@@ -17,7 +17,7 @@ class AddressProblem {
 
 export type ParsedAddresses = { ok: true; addresses: Address[] } | { ok: false; problem: string };
 
-/** Splits on commas and semicolons that are outside quotes and angle brackets. */
+/** Splits on commas, semicolons and line breaks that are outside quotes and angle brackets. */
 function splitList(text: string): string[] {
 	const parts: string[] = [];
 	let current = '';

@@ -35,13 +35,8 @@ export interface PhoneBatch<G, D> {
 }
 
 /** The phones of one item, normalised; invalid ones fail the item before anything is sent. */
-export function readPhones(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	name = 'phones',
-	displayName = 'Phones',
-): string[] {
-	const raw = readParameter(context, name, itemIndex, '', LIST);
+export function readPhones(context: IExecuteFunctions, itemIndex: number): string[] {
+	const raw = readParameter(context, 'phones', itemIndex, '', LIST);
 	// The usual bulk input, one phone per item already in the service's form: one array, nothing else.
 	if (isPlainPhone(raw)) return [raw];
 	const { phones, invalid } = parsePhones(raw);
@@ -49,12 +44,12 @@ export function readPhones(
 		throw invalidInput(
 			context,
 			itemIndex,
-			displayName,
+			'Phones',
 			`not a valid phone number: ${invalid.map((phone) => JSON.stringify(phone)).join(', ')}`,
 			'Give international numbers with the country code (7 to 15 digits; spaces, dashes, brackets and a leading + are removed)',
 		);
 	}
-	if (!phones.length) throw invalidInput(context, itemIndex, displayName, 'no phone number given');
+	if (!phones.length) throw invalidInput(context, itemIndex, 'Phones', 'no phone number given');
 	return phones;
 }
 

@@ -78,6 +78,8 @@ export const batchingField = sharedBatchingField({
 	note: 'the service documents no limit; requests that carry phones in the URL (Check Numbers) use at most 250',
 });
 
+const LOCATOR_VALUE = { extractValue: true };
+
 /** A positive integer id from a number or string parameter, or the value of a resource locator. */
 export function readId(
 	context: IExecuteFunctions,
@@ -85,7 +87,7 @@ export function readId(
 	name: string,
 	displayName: string,
 ): number {
-	const raw = readParameter(context, name, itemIndex, '', { extractValue: true }) as unknown;
+	const raw = readParameter(context, name, itemIndex, '', LOCATOR_VALUE) as unknown;
 	const id =
 		typeof raw === 'number'
 			? raw

@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 	senderField,
 	addressBookIdField,
 	bodyField,
-	campaignOptionsField(true),
+	campaignOptionsField,
 ];
 
 export const description = updateDisplayOptions(

@@ -87,7 +87,7 @@ export async function execute(
 				sender: readSender(this, itemIndex),
 				body: readBody(this, itemIndex),
 			};
-			const route = readRoute(this, itemIndex, 'options.route');
+			const route = readRoute(this, itemIndex);
 			if (route) query.route = route;
 			return { query, addressBookId, phones };
 		},

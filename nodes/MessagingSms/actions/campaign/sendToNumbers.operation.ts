@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 	senderField,
 	phonesField('Recipients'),
 	bodyField,
-	campaignOptionsField(true),
+	campaignOptionsField,
 	batchingField,
 ];
 

@@ -146,13 +146,9 @@ export const routeField: INodeProperties = {
 	],
 };
 
-/** The route collection as the service's `{ "UA": "national" }`; undefined when empty. */
-export function readRoute(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-): IDataObject | undefined {
-	const pairs = ((readParameter(context, parameter, itemIndex, {}) as IDataObject).pairs ??
+/** The route option (Options → Route) as the service's `{ "UA": "national" }`; undefined when empty. */
+export function readRoute(context: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+	const pairs = ((readParameter(context, 'options.route', itemIndex, {}) as IDataObject).pairs ??
 		[]) as IDataObject[];
 	if (!pairs.length) return undefined;
 	const route: IDataObject = {};
@@ -175,68 +171,62 @@ export function readRoute(
 	return route;
 }
 
-export function campaignOptionsField(withDynamicList: boolean): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Dry Run',
-				name: 'dryRun',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to only form the campaign without sending it (the service's test mode: the campaign ID is 0 and it is not listed)",
-			},
-			{ ...routeField },
-			{
-				displayName: 'Send At',
-				name: 'sendDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					"When to send, in the workflow's time zone. Empty: as soon as moderation allows. A time that has passed is refused unless the next option is on.",
-			},
-			{
-				displayName: 'Send Now If Send At Has Passed',
-				name: 'sendNowIfPassed',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a Send At that has already passed sends the campaign now instead of failing the item',
-			},
-			{
-				displayName: 'Transliterate',
-				name: 'transliterate',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to transliterate the message into Latin letters (cheaper, longer SMS parts)',
-			},
-			...(withDynamicList
-				? [
-						{
-							displayName: 'Use Dynamic List',
-							name: 'useDynamicList',
-							type: 'boolean',
-							default: false,
-							description:
-								'Whether a scheduled campaign also reaches contacts added to the mailing list after it was created and before it is sent (paid plans)',
-						} as INodeProperties,
-					]
-				: []),
-		],
-	};
-}
+export const campaignOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Dry Run',
+			name: 'dryRun',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to only form the campaign without sending it (the service's test mode: the campaign ID is 0 and it is not listed)",
+		},
+		{ ...routeField },
+		{
+			displayName: 'Send At',
+			name: 'sendDate',
+			type: 'dateTime',
+			default: '',
+			description:
+				"When to send, in the workflow's time zone. Empty: as soon as moderation allows. A time that has passed is refused unless the next option is on.",
+		},
+		{
+			displayName: 'Send Now If Send At Has Passed',
+			name: 'sendNowIfPassed',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a Send At that has already passed sends the campaign now instead of failing the item',
+		},
+		{
+			displayName: 'Transliterate',
+			name: 'transliterate',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to transliterate the message into Latin letters (cheaper, longer SMS parts)',
+		},
+		{
+			displayName: 'Use Dynamic List',
+			name: 'useDynamicList',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a scheduled campaign also reaches contacts added to the mailing list after it was created and before it is sent (paid plans)',
+		},
+	],
+};
 
 /** Campaign settings common to Create for List and Send to Numbers, in the service's keys. */
 export function readCampaignOptions(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const options = readParameter(context, 'options', itemIndex, {}) as IDataObject;
 	const settings: IDataObject = { transliterate: options.transliterate === true ? 1 : 0 };
-	const route = readRoute(context, itemIndex, 'options.route');
+	const route = readRoute(context, itemIndex);
 	if (route) settings.route = route;
 	const date = readDateParameter(context, itemIndex, options.sendDate, 'Send At');
 	const sendAt =
