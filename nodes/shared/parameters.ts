@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeParameters,
 	INodeProperties,
 	INodePropertyCollection,
 } from 'n8n-workflow';
@@ -327,8 +328,14 @@ class ParameterReader {
 	private items: INodeExecutionData[] | undefined;
 	private properties: INodeProperties[] = [];
 	private readonly declarations = new Map<string, ReturnType<typeof declarationAt>>();
+	private nodeParameters: INodeParameters | undefined;
 
 	constructor(private readonly context: IExecuteFunctions) {}
+
+	/** The node's saved parameters, taken once: n8n's getNode() deep-copies the whole node on every call. */
+	private get parameters(): INodeParameters {
+		return (this.nodeParameters ??= this.context.getNode().parameters);
+	}
 
 	declare(properties: INodeProperties[]) {
 		this.properties = properties;
@@ -339,7 +346,7 @@ class ParameterReader {
 	resolve(name: string, itemIndex: number, fallback?: unknown): unknown {
 		let plan = this.plans.get(name);
 		if (!plan) {
-			const raw = rawParameter(this.context.getNode().parameters, name);
+			const raw = rawParameter(this.parameters, name);
 			// Absent: n8n answers with the fallback (and throws without one); not cached, fallbacks differ.
 			if (raw === undefined) {
 				return fallback === undefined
@@ -403,7 +410,7 @@ class ParameterReader {
 			!declaration.extractValue
 		)
 			return this.read(name, itemIndex, fallback);
-		const raw = rawParameter(this.context.getNode().parameters, name);
+		const raw = rawParameter(this.parameters, name);
 		const plain =
 			declaration?.type === 'resourceLocator' &&
 			!(declaration.modes ?? []).some((mode) => mode.extractValue);
