@@ -156,6 +156,34 @@ describe('the token exchange echoing the client secret it was sent', () => {
 	});
 });
 
+describe("the credential's Test button quoting the service's refusal of its check request", () => {
+	test('GET /sms/senders refused with a message that echoes the API key: masked, message and code kept', async () => {
+		const { apiKey } = sandbox.account;
+		sandbox.faults.add({
+			method: 'GET',
+			path: '/sms/senders',
+			status: 403,
+			body: { message: `Key ${apiKey} may not read senders`, error_code: 7 },
+		});
+		const context = new CredentialTestContext(
+			{} as IWorkflowExecuteAdditionalData,
+		) as unknown as ThisParameterType<typeof testMessagingCredential>;
+		const credential: ICredentialsDecrypted = {
+			id: 'test',
+			name: 'Messaging',
+			type: 'messagingServiceApi',
+			data: sandboxCredentials(sandbox, 'apiKey'),
+		};
+		expect(await testMessagingCredential.call(context, credential)).toEqual({
+			status: 'Error',
+			message: 'Key *** may not read senders (error code 7)',
+		});
+		expect(
+			sandbox.log.all().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+		).toEqual(['GET /sms/senders 403']);
+	});
+});
+
 describe("the trigger's unexpected answer quoting what a proxy echoed", () => {
 	test('GET /smtp/unsubscribe answered by JSON without a list: the description masks the key', async () => {
 		const { apiKey } = sandbox.account;

@@ -5,10 +5,10 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { answerPreview, readServiceError } from './errors';
+import { answerPreview, maskSecrets, readServiceError } from './errors';
 import { contentTypeOf, exchangeToken, trimSlash, type RawAnswer } from './token';
 
-/** The name both action nodes give this test in `methods.credentialTest` and in their credentials' `testedBy`. */
+/** The name the action nodes and the polling triggers give this test in `methods.credentialTest`. */
 export const CREDENTIAL_TEST_NAME = 'messagingServiceApiTest';
 
 /**
@@ -67,7 +67,7 @@ export async function testMessagingCredential(
 	return {
 		status: 'Error',
 		message: message
-			? `${message}${code !== undefined ? ` (error code ${code})` : ''}`
+			? `${maskSecrets(message, [token, data.clientSecret, data.apiKey])}${code !== undefined ? ` (error code ${code})` : ''}`
 			: `The service answered HTTP ${answer.statusCode}`,
 	};
 }
