@@ -16,11 +16,21 @@ import type { BenchContext, Scenario, ScenarioResult } from './lib/types';
 import type { WorkflowJson } from './lib/workflows';
 import { scenarios } from './scenarios';
 
-const CLIENT = {
-	clientId: 'bench-client',
-	clientSecret: 'bench-secret-0123456789abcdef',
-	apiKey: 'sp_apikey_bench0123456789abcdef0123',
-};
+const API_KEY = 'sp_apikey_bench0123456789abcdef0123';
+/**
+ * Each credential the bench imports has its own API client pair of the one sandbox account: the package gives a
+ * token to every credential of the same client id/secret in one n8n process, so a credential meant to start fresh
+ * (scenario 4) must not share its pair with one used before.
+ */
+const CLIENTS: Record<string, { clientId: string; clientSecret: string }> = Object.fromEntries(
+	['main', 'tokOurs', 'tokHttp'].map((label) => [
+		label,
+		{
+			clientId: label === 'main' ? 'bench-client' : `bench-client-${label}`,
+			clientSecret: `bench-secret-${label === 'main' ? '' : `${label}-`}0123456789abcdef`,
+		},
+	]),
+);
 
 function parseArgs(argv: string[]) {
 	const smoke = argv.includes('--smoke');
@@ -57,7 +67,11 @@ async function main() {
 		`${smoke ? 'smoke run' : 'full run'}: scenarios ${selected.map((scenario) => scenario.id).join(', ')}`,
 	);
 
-	const sandbox = await startSandbox({ settings: { rateLimitPerSecond: 10 }, credentials: CLIENT });
+	const { main, ...others } = CLIENTS;
+	const sandbox = await startSandbox({
+		settings: { rateLimitPerSecond: 10 },
+		credentials: { ...main, apiKey: API_KEY, additionalClients: Object.values(others) },
+	});
 	const base: Omit<BenchContext, 'n8n'> = { smoke, sandbox, log };
 	let n8n: BenchN8n | undefined;
 	const results: ScenarioResult[] = [];
@@ -99,16 +113,20 @@ async function main() {
 			}
 			log(`importing ${credentialIds.size} credentials and ${workflows.length} workflows…`);
 			await n8n.importAll(
-				[...credentialIds].map((id) => ({
-					id: credentialId(id),
-					data: {
-						baseUrl: sandbox.url,
-						authType: 'clientCredentials',
-						clientId: CLIENT.clientId,
-						clientSecret: CLIENT.clientSecret,
-						accessToken: '',
-					},
-				})),
+				[...credentialIds].map((id) => {
+					const client = CLIENTS[id];
+					if (!client) throw new Error(`No API client pair for the bench credential "${id}"`);
+					return {
+						id: credentialId(id),
+						data: {
+							baseUrl: sandbox.url,
+							authType: 'clientCredentials',
+							clientId: client.clientId,
+							clientSecret: client.clientSecret,
+							accessToken: '',
+						},
+					};
+				}),
 				workflows.map((workflow) => withCredentialIds(workflow)),
 			);
 			// Runs whose process memory matters get their own `n8n execute` process; a smoke run does them in the server.

@@ -139,7 +139,7 @@ export class BenchN8n {
 		timeoutMs = 15 * 60_000,
 	): Promise<ServerRunOutcome> {
 		const pid = this.instance.pid!;
-		const rssBefore = processRssKb(pid);
+		let rssBefore = processRssKb(pid);
 		let rssPeak = rssBefore;
 		const sampler = setInterval(() => {
 			try {
@@ -148,8 +148,8 @@ export class BenchN8n {
 				// exited
 			}
 		}, 25);
-		const cpuBefore = processCpuSeconds(pid);
-		const started = Date.now();
+		let cpuBefore = processCpuSeconds(pid);
+		let started = Date.now();
 		let answer = '';
 		try {
 			// n8n 2.x registers a published workflow's webhook in the background: "not registered" (nothing ran)
@@ -157,6 +157,11 @@ export class BenchN8n {
 			const registeredBy = Date.now() + 30_000;
 			let response: Response;
 			for (;;) {
+				// Figures count from the attempt that ran, not from the wait for registration.
+				cpuBefore = processCpuSeconds(pid);
+				started = Date.now();
+				rssBefore = processRssKb(pid);
+				rssPeak = rssBefore;
 				response = await fetch(`${this.instance.baseUrl}/webhook/${path}`, {
 					method: 'POST',
 					signal: AbortSignal.timeout(timeoutMs),

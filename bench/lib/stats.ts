@@ -67,6 +67,14 @@ export function recipientOf(entry: LoggedRequest): string | undefined {
 	return email?.to?.[0]?.email;
 }
 
+/** The middle value (the lower of the two middle ones for an even count); undefined for none. */
+export function median(values: Array<number | undefined>): number | undefined {
+	const known = values
+		.filter((value): value is number => value !== undefined)
+		.sort((a, b) => a - b);
+	return known.length ? known[Math.floor((known.length - 1) / 2)] : undefined;
+}
+
 export function ratio(ours: number | undefined, theirs: number | undefined, digits = 1): string {
 	if (
 		ours === undefined ||

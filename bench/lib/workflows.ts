@@ -290,6 +290,21 @@ export function httpPhoneAdd(
 	};
 }
 
+/**
+ * n8n's own Aggregate node gathering every item's phone into one list: the same volume of output as Messaging
+ * SMS → Add (every phone, and a pairedItem entry per input item), with no request and no code of ours.
+ */
+export const aggregatePhones: NodeSpec = {
+	name: 'Send',
+	type: 'n8n-nodes-base.aggregate',
+	typeVersion: 1,
+	parameters: {
+		aggregate: 'aggregateIndividualFields',
+		fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'phone', renameField: false }] },
+		options: {},
+	},
+};
+
 export const phoneItems = (count: number) => generate(count, '{ phone: String(380500000000 + i) }');
 
 /**
