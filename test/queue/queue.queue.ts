@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { formatServiceDate } from '../../sandbox/core/clock';
@@ -524,8 +525,41 @@ describe('4. the polling trigger', () => {
 			);
 		};
 
+		// A wait that times out says what the trigger did: the requests the sandbox got, the executions, the main's log.
+		const started = Date.now();
+		const explained = async (what: string, wait: () => Promise<unknown>) => {
+			try {
+				await wait();
+			} catch (error) {
+				const at = (ms: number) => `+${((ms - started) / 1000).toFixed(1)} s`;
+				const executions = (await world.stack.main
+					.api('GET', `/executions?workflowId=${TRIGGER_WORKFLOW}&limit=100`)
+					.catch((failed: Error) => ({ data: [], failed: failed.message }))) as {
+					data: Array<{ id: string; status?: string; mode?: string; startedAt?: string }>;
+				};
+				const mainLog = join(world.stack.main.userFolder, 'n8n-start.log');
+				throw new Error(
+					[
+						`${(error as Error).message} (${what})`,
+						`requests to the trigger's sandbox:\n${triggerSandbox.log
+							.all()
+							.map(
+								(entry) =>
+									`  ${at(entry.receivedAt)} ${entry.method} ${entry.path} ${entry.status}`,
+							)
+							.join('\n')}`,
+						`emitted: ${JSON.stringify(await emitted().catch(() => 'unreadable'))}`,
+						`executions: ${JSON.stringify(executions.data.map(({ id, status, mode, startedAt }) => ({ id, status, mode, startedAt })))}`,
+						`main log (end):\n${existsSync(mainLog) ? readFileSync(mainLog, 'utf8').slice(-6000) : 'none'}`,
+					].join('\n'),
+				);
+			}
+		};
+
 		await world.stack.main.api('POST', `/workflows/${TRIGGER_WORKFLOW}/activate`);
-		await waitFor('the activation poll', () => (polls().length >= 1 ? true : undefined), 60_000);
+		await explained('activation', () =>
+			waitFor('the activation poll', () => (polls().length >= 1 ? true : undefined), 60_000),
+		);
 		await control('/email/bounces', {
 			bounces: [
 				{ email_to: 'ann@bounce.test', subject: 'Order 1', send_date: now() },
@@ -540,11 +574,13 @@ describe('4. the polling trigger', () => {
 			'bounce bob@bounce.test',
 			'unsubscribe u1@example.com',
 		];
-		await waitFor(
-			'the first events',
-			async () => ((await emitted()).length >= 3 ? true : undefined),
-			150_000,
-			2000,
+		await explained('before the restart', () =>
+			waitFor(
+				'the first events',
+				async () => ((await emitted()).length >= 3 ? true : undefined),
+				150_000,
+				2000,
+			),
 		);
 
 		// The main stops; events arrive meanwhile; the main starts again (and polls at once).
@@ -557,18 +593,22 @@ describe('4. the polling trigger', () => {
 		});
 		const pollsBeforeRestart = polls().length;
 		await world.stack.startMain();
-		await waitFor(
-			'the events after the restart',
-			async () => ((await emitted()).length >= 5 ? true : undefined),
-			150_000,
-			2000,
+		await explained('after the restart', () =>
+			waitFor(
+				'the events after the restart',
+				async () => ((await emitted()).length >= 5 ? true : undefined),
+				150_000,
+				2000,
+			),
 		);
 		// One more regular poll after that: nothing is emitted again.
 		const pollsAfterRestart = polls().length;
-		await waitFor(
-			'one more poll',
-			() => (polls().length > pollsAfterRestart ? true : undefined),
-			90_000,
+		await explained('one more poll', () =>
+			waitFor(
+				'one more poll',
+				() => (polls().length > pollsAfterRestart ? true : undefined),
+				90_000,
+			),
 		);
 		await sleep(5000);
 
