@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../shared/transport/client';
 
@@ -22,4 +22,35 @@ export async function approvedSenders(
 				: String(sender),
 		)
 		.filter((email) => email !== '');
+}
+
+/** An approved sender address of the account: picked from the list (searchSenders) or typed. */
+export function senderAddressLocator(
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a sender...',
+				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
+			},
+			{
+				displayName: 'By Address',
+				name: 'email',
+				type: 'string',
+				placeholder: 'e.g. sender@example.com',
+			},
+		],
+	};
 }

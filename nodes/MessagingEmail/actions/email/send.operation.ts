@@ -10,7 +10,7 @@ import { invalidInput, runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { parseAddresses, type Address } from '../../helpers/addresses';
 import { requiredEmail, requiredString } from '../../helpers/fields';
-import { approvedSenders } from '../../helpers/senders';
+import { approvedSenders, senderAddressLocator } from '../../helpers/senders';
 import {
 	attachmentOptions,
 	loadBinaryAttachments,
@@ -57,30 +57,11 @@ const recipientPairs = (
 });
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'From',
-		name: 'fromEmail',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description:
-			'An approved sender address of your account (Email → Sender → Get Many Addresses; add one with Add Address): pick it from the list or type it',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a sender...',
-				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
-			},
-			{
-				displayName: 'By Address',
-				name: 'email',
-				type: 'string',
-				placeholder: 'e.g. sender@example.com',
-			},
-		],
-	},
+	senderAddressLocator(
+		'fromEmail',
+		'From',
+		'An approved sender address of your account (Email → Sender → Get Many Addresses; add one with Add Address): pick it from the list or type it',
+	),
 	{
 		displayName: 'From Name',
 		name: 'fromName',

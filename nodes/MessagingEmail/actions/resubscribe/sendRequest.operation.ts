@@ -10,6 +10,7 @@ import {
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { requiredEmail } from '../../helpers/fields';
+import { senderAddressLocator } from '../../helpers/senders';
 import { readParameter } from '../../../shared/parameters';
 
 /** The service's documented limit for POST /smtp/resubscribe. */
@@ -25,30 +26,11 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'The unsubscribed contact to ask for confirmation',
 	},
-	{
-		displayName: 'Sender Email',
-		name: 'sender',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description:
-			'Sender address of the request email, an approved sender address of your account: pick it from the list or type it',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a sender...',
-				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
-			},
-			{
-				displayName: 'By Address',
-				name: 'email',
-				type: 'string',
-				placeholder: 'e.g. sender@example.com',
-			},
-		],
-	},
+	senderAddressLocator(
+		'sender',
+		'Sender Email',
+		'Sender address of the request email, an approved sender address of your account: pick it from the list or type it',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
