@@ -10,7 +10,11 @@ import {
 } from 'n8n-workflow';
 
 import { WEBHOOK_KINDS, isWebhookKind, webhookEventOutput } from '../shared/records/emailEvents';
-import { chosenEvents, readServiceTimeZone } from '../shared/triggerSettings';
+import {
+	chosenEvents,
+	readServiceTimeZone,
+	serviceTimeZoneOption,
+} from '../shared/triggerSettings';
 import { readBatch } from './body';
 import { RepeatFilter, eventKey } from './dedupe';
 import { WEBHOOK_PATH, secretMatches, secretOfRequestPath } from './secret';
@@ -144,11 +148,7 @@ export class MessagingEmailTrigger implements INodeType {
 							'Whether each request gives one item holding all its events (under "events") instead of one item per event',
 					},
 					{
-						displayName: 'Service Time Zone',
-						name: 'serviceTimeZone',
-						type: 'string',
-						default: 'UTC',
-						placeholder: 'Europe/Berlin',
+						...serviceTimeZoneOption,
 						description:
 							"Time zone of your account on the service (IANA name), for Event Time: the service's wall-clock form of the event's time, as its lists show it",
 					},

@@ -8,11 +8,8 @@ import {
 
 import { pollRequestOptionsField } from '../shared/fields';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
-import {
-	maxEventsPerPollOption,
-	pollMessagingEvents,
-	serviceTimeZoneOption,
-} from '../MessagingTrigger/MessagingTrigger.node';
+import { maxEventsPerPollOption, serviceTimeZoneOption } from '../shared/triggerSettings';
+import { pollMessagingEvents } from '../MessagingTrigger/MessagingTrigger.node';
 import { smsEventOptions, smsOptionFields } from '../MessagingTrigger/smsFields';
 
 /**

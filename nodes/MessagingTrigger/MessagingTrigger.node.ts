@@ -2,41 +2,25 @@ import {
 	NodeConnectionTypes,
 	NodeOperationError,
 	type INodeExecutionData,
-	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
 
 import { pollRequestOptionsField } from '../shared/fields';
-import { chosenEvents } from '../shared/triggerSettings';
+import {
+	chosenEvents,
+	DEFAULT_MAX_EVENTS_PER_POLL,
+	maxEventsPerPollOption,
+	serviceTimeZoneOption,
+} from '../shared/triggerSettings';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import { dropHandover, settleHandover } from './handover';
-import { DEFAULT_MAX_EVENTS_PER_POLL, emailHandover, pollEmail, sampleEmail } from './poller';
+import { emailHandover, pollEmail, sampleEmail } from './poller';
 import { smsEventOptions, smsOptionFields } from './smsFields';
 import { pollSms, readSmsSettings, sampleSms, smsHandover, type SmsSettings } from './smsPoller';
 import { SMS_STATE_KEY, writeSmsState } from './smsState';
 import { STATE_KEY } from './state';
-
-export const maxEventsPerPollOption: INodeProperties = {
-	displayName: 'Max Events per Poll',
-	name: 'maxEventsPerPoll',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: DEFAULT_MAX_EVENTS_PER_POLL,
-	description:
-		'Most events one poll emits (email events and SMS events each); the rest follow in the next polls, none is skipped',
-};
-
-export const serviceTimeZoneOption: INodeProperties = {
-	displayName: 'Service Time Zone',
-	name: 'serviceTimeZone',
-	type: 'string',
-	default: 'UTC',
-	placeholder: 'Europe/Berlin',
-	description:
-		"Time zone of your account on the service (IANA name). The service gives times without a zone, in the account's zone; the trigger reads them in this zone for the ISO times, for which day's unsubscribes to read and for which SMS campaigns are due.",
-};
 
 export class MessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {

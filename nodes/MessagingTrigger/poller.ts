@@ -7,7 +7,12 @@ import {
 
 import type { MessagingClient } from '../shared/transport/client';
 import { clientForPoll } from '../shared/client-factory';
-import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../shared/triggerSettings';
+import {
+	chosenEvents,
+	DEFAULT_MAX_EVENTS_PER_POLL,
+	readMaxEventsPerPoll,
+	readServiceTimeZone,
+} from '../shared/triggerSettings';
 import {
 	fetchBouncePage,
 	fetchBounceTotal,
@@ -62,7 +67,6 @@ const FULL_READ_EVERY_MS = 6 * HOUR_MS;
 const LATE_BOUNCE_MS = 30 * 60_000;
 /** Hard stop for one list in one poll (200,000 records). */
 const MAX_PAGES = 2000;
-export const DEFAULT_MAX_EVENTS_PER_POLL = 1000;
 export const SAMPLE_SIZE = 5;
 
 export interface TriggerSettings {

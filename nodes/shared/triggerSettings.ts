@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { describeValue } from './parameters';
 import { assertTimeZone } from './serviceTime';
@@ -7,6 +12,29 @@ import { assertTimeZone } from './serviceTime';
  * Settings of the three triggers. They are read without input items (at activation, per poll or per posted
  * batch), so an error names the setting only; each check is here once for all three.
  */
+
+/** Events one poll emits at most when the option is not set (email events and SMS events each). */
+export const DEFAULT_MAX_EVENTS_PER_POLL = 1000;
+
+export const maxEventsPerPollOption: INodeProperties = {
+	displayName: 'Max Events per Poll',
+	name: 'maxEventsPerPoll',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_MAX_EVENTS_PER_POLL,
+	description:
+		'Most events one poll emits (email events and SMS events each); the rest follow in the next polls, none is skipped',
+};
+
+export const serviceTimeZoneOption: INodeProperties = {
+	displayName: 'Service Time Zone',
+	name: 'serviceTimeZone',
+	type: 'string',
+	default: 'UTC',
+	placeholder: 'Europe/Berlin',
+	description:
+		"Time zone of your account on the service (IANA name). The service gives times without a zone, in the account's zone; the trigger reads them in this zone for the ISO times, for which day's unsubscribes to read and for which SMS campaigns are due.",
+};
 
 const ZONE_HINT =
 	'Use an IANA zone name such as UTC or Europe/Berlin: the zone of your account on the service.';
