@@ -4,6 +4,7 @@
  * batch: the node answers 400 and emits nothing.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { isRecord } from '../shared/objects';
 
 /** A batch holds 500 events (~250 kB); larger bodies are refused with 413. n8n's own limit (16 MB) applies first. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -11,9 +12,6 @@ export const MAX_EVENTS_PER_REQUEST = 10_000;
 
 export type ReadBatch =
 	{ ok: true; events: IDataObject[] } | { ok: false; status: 400 | 413; message: string };
-
-const isRecord = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const notJson = (): ReadBatch => ({
 	ok: false,

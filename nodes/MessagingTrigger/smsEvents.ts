@@ -8,9 +8,7 @@ import {
 import { apiPath, type MessagingClient } from '../shared/transport/client';
 import { phoneInfo, type SmsEventType } from '../shared/records/sms';
 import { LEVEL, isFinalLevel, type Level } from './smsState';
-
-const isRecord = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord } from '../shared/objects';
 
 function unreadable(
 	context: IPollFunctions,

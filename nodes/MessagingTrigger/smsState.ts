@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
+import { isRecord } from '../shared/objects';
 
 /**
  * What the trigger keeps between polls for SMS delivery events, under its own key of the node's static data.
@@ -56,9 +57,6 @@ export interface SmsState {
 
 export type StoredSmsState =
 	{ kind: 'absent' } | { kind: 'damaged'; reason: string } | { kind: 'valid'; state: SmsState };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function campaignProblem(id: string, value: unknown): string | undefined {
 	if (!/^[1-9]\d*$/.test(id)) return `campaign id "${id}" is not a campaign id`;

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isServiceTime } from '../shared/serviceTime';
+import { isRecord } from '../shared/objects';
 
 /**
  * What the trigger keeps in the node's static data between polls. Kept small on purpose: events are remembered
@@ -69,9 +70,6 @@ export type StoredState =
 	| { kind: 'absent' }
 	| { kind: 'damaged'; reason: string }
 	| { kind: 'valid'; state: TriggerState; damage: Partial<Record<EventType, string>> };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const HOUR_BUCKET = /^\d{4}-\d{2}-\d{2} \d{2}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -7,6 +7,7 @@ import type {
 
 import { invalidInput } from './items';
 import { readParameter } from './parameters';
+import { isRecord } from './objects';
 
 /**
  * Variables: one design for every operation that sends named values (SMS contact variables, email template
@@ -99,10 +100,6 @@ export interface VariableEntry {
 	value: unknown;
 }
 
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function entryOf(name: unknown, type: unknown, value: unknown): VariableEntry {
 	const label = typeof name === 'string' ? name.trim() : '';
 	if (!label) throw new VariableError('a variable has no name');
@@ -122,7 +119,7 @@ export function variableEntries(
 	if (input === 'fields') {
 		const rows = Array.isArray(source) ? source : [];
 		return rows.map((row) => {
-			const fields = isObject(row) ? row : {};
+			const fields = isRecord(row) ? row : {};
 			return entryOf(fields.name, fields.type, fields.value);
 		});
 	}
@@ -139,14 +136,14 @@ export function variableEntries(
 	}
 	if (Array.isArray(parsed)) {
 		return parsed.map((entry, index) => {
-			if (!isObject(entry))
+			if (!isRecord(entry))
 				throw new VariableError(
 					`entry ${index + 1} of the list must be an object ${shape} (got ${JSON.stringify(entry)})`,
 				);
 			return entryOf(entry.name, entry.type, entry.value);
 		});
 	}
-	if (!isObject(parsed))
+	if (!isRecord(parsed))
 		throw new VariableError(
 			`must be a JSON object of variable names and values, or a list of ${shape} objects`,
 		);

@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { dateToServiceTime, serviceTimeToDate } from '../serviceTime';
+import { isRecord } from '../objects';
 
 /** 5xx (or a 5.x.x subcode) is a permanent failure, 4xx a temporary one. */
 export function bounceType(code: unknown, subcode: unknown): 'hard' | 'soft' | 'unknown' {
@@ -81,9 +82,6 @@ export function unsubscribeOutput(record: IDataObject, timeZone: string): IDataO
 		raw: record,
 	};
 }
-
-const isRecord = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * GET /smtp/bounces/day answers `{total, emails, request_limit, found}` (a bare array is accepted too); undefined
