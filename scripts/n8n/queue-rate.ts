@@ -21,7 +21,7 @@ export const RATE_CHECK = {
 	sendNode: 'Send Welcome Template',
 };
 
-export interface WorkflowJson {
+export interface RateWorkflow {
 	id: string;
 	name: string;
 	nodes: Array<{
@@ -43,10 +43,10 @@ export function sendRowsWorkflow(
 	id: string,
 	rows: number,
 	credential: { id: string; name: string },
-): WorkflowJson {
+): RateWorkflow {
 	const workflow = JSON.parse(
 		readFileSync(join(ROOT, 'examples', RATE_CHECK.example), 'utf8'),
-	) as WorkflowJson;
+	) as RateWorkflow;
 	workflow.id = id;
 	workflow.name = `queue: ${rows} template emails (${id})`;
 	for (const node of workflow.nodes)
@@ -57,7 +57,7 @@ export function sendRowsWorkflow(
 }
 
 /** The check's workflows, to import before the stack starts. */
-export function rateWorkflows(credential: { id: string; name: string }): WorkflowJson[] {
+export function rateWorkflows(credential: { id: string; name: string }): RateWorkflow[] {
 	return RATE_CHECK.workflowIds.map((id) => sendRowsWorkflow(id, RATE_CHECK.rows, credential));
 }
 
