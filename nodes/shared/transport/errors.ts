@@ -4,6 +4,21 @@ import type { TokenExchangeError } from './token';
 
 export const RATE_LIMIT_ERROR_CODE = 2020202020;
 
+/**
+ * An operation's hint for one service error: a service error (NodeApiError) that `matches` gets `hint` as its
+ * description; every error is thrown on as it is.
+ */
+export async function withServiceHint<T>(
+	request: Promise<T>,
+	matches: (error: NodeApiError) => boolean,
+	hint: string,
+): Promise<T> {
+	return await request.catch(async (error: unknown) => {
+		if (error instanceof NodeApiError && matches(error)) error.description = hint;
+		return await Promise.reject(error);
+	});
+}
+
 /** What the transport learned from a failed attempt, before deciding to retry or to throw. */
 export interface FailedAttempt {
 	/** HTTP status; undefined for network failures (no answer). */

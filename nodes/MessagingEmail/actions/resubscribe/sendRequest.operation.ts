@@ -1,5 +1,4 @@
 import {
-	NodeApiError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -9,6 +8,7 @@ import {
 
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
+import { withServiceHint } from '../../../shared/transport/errors';
 import { requiredEmail } from '../../helpers/fields';
 import { senderAddressLocator } from '../../helpers/senders';
 import { readParameter } from '../../../shared/parameters';
@@ -70,22 +70,18 @@ export async function execute(
 			};
 		},
 		send: async (body, itemIndex) => {
-			const answer = await client
-				.request<IDataObject>({
+			const answer = await withServiceHint(
+				client.request<IDataObject>({
 					method: 'POST',
 					path: '/smtp/resubscribe',
 					body,
 					idempotent: false,
 					itemIndex,
-				})
-				.catch((error: unknown) => {
-					if (error instanceof NodeApiError && /limit/i.test(error.message)) {
-						error.description =
-							`The service sends at most ${RESUBSCRIBE_LIMIT_PER_DAY} resubscription requests per account in 24 hours. ` +
-							'Try again later; requests already sent still count.';
-					}
-					return Promise.reject(error);
-				});
+				}),
+				(error) => /limit/i.test(error.message),
+				`The service sends at most ${RESUBSCRIBE_LIMIT_PER_DAY} resubscription requests per account in 24 hours. ` +
+					'Try again later; requests already sent still count.',
+			);
 			return {
 				id: answer.id === undefined ? undefined : String(answer.id),
 				result: answer.result,

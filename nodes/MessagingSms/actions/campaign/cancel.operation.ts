@@ -1,6 +1,4 @@
 import {
-	NodeApiError,
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -9,6 +7,7 @@ import {
 
 import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
+import { withServiceHint } from '../../../shared/transport/errors';
 import { readId } from '../../helpers/fields';
 import { campaignIdField } from './shared';
 
@@ -27,28 +26,17 @@ export async function execute(
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign'),
 		send: async (id, itemIndex) => {
-			try {
-				const response = await client.request<IDataObject>({
+			const response = await withServiceHint(
+				client.request<IDataObject>({
 					method: 'PUT',
 					path: apiPath`/sms/campaigns/cancel/${id}`,
 					itemIndex,
-				});
-				return { ...response, campaign_id: String(id) };
-			} catch (error) {
-				const failure =
-					error instanceof NodeApiError
-						? error
-						: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-				if (
-					failure instanceof NodeApiError &&
-					Number(failure.context.serviceErrorCode) === ALREADY_SENDING
-				) {
-					failure.description =
-						`Campaign ${id} can no longer be cancelled: the service has started sending it. ` +
-						'A campaign can be cancelled only before sending starts (while it is in moderation or scheduled).';
-				}
-				throw failure;
-			}
+				}),
+				(error) => Number(error.context.serviceErrorCode) === ALREADY_SENDING,
+				`Campaign ${id} can no longer be cancelled: the service has started sending it. ` +
+					'A campaign can be cancelled only before sending starts (while it is in moderation or scheduled).',
+			);
+			return { ...response, campaign_id: String(id) };
 		},
 	});
 }
