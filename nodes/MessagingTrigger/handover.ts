@@ -22,7 +22,7 @@ export interface Handover<S> {
 }
 
 /** The handover's key in the workflow's global static data. */
-export function handoverKey<S>(context: IPollFunctions, handover: Handover<S>): string {
+function handoverKey<S>(context: IPollFunctions, handover: Handover<S>): string {
 	return `${handover.stateKey}.activation.${context.getNode().id}`;
 }
 

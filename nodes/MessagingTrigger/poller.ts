@@ -92,7 +92,7 @@ interface ScanResult {
 	complete: boolean;
 }
 
-export function readSettings(context: IPollFunctions): TriggerSettings {
+function readSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
 	const events = chosenEvents(context.getNodeParameter('events', [])).filter(
 		(event): event is EventType => event === 'bounce' || event === 'unsubscribe',

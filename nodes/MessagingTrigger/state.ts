@@ -217,14 +217,14 @@ export function digest(parts: unknown[]): string {
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-export function encodeSecond(second: number): string {
+function encodeSecond(second: number): string {
 	return ALPHABET[Math.floor(second / 64)] + ALPHABET[second % 64];
 }
 
 /** Written for a digest whose second is not known (a state from before seconds were kept). */
 const UNKNOWN_SECOND = 4095;
 
-export function decodeSecond(text: string): number | undefined {
+function decodeSecond(text: string): number | undefined {
 	const second = ALPHABET.indexOf(text[0]) * 64 + ALPHABET.indexOf(text[1]);
 	return second >= 0 && second < 3600 ? second : undefined;
 }

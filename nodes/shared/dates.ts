@@ -32,7 +32,7 @@ export function toServiceDateTime(value: string | Date, timeZone: string): strin
  * A value without a zone is read as UTC here; callers that mean wall-clock time in the workflow's zone
  * should pass it through unchanged instead (see isWallClock).
  */
-export function parseDateInput(value: unknown): Date | undefined {
+function parseDateInput(value: unknown): Date | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
 	if (
 		value &&
@@ -50,7 +50,7 @@ export function parseDateInput(value: unknown): Date | undefined {
 }
 
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` / ISO without a zone: a wall-clock time to send as it is. */
-export function isWallClock(value: unknown): value is string {
+function isWallClock(value: unknown): value is string {
 	return (
 		typeof value === 'string' &&
 		/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/.test(value.trim())
@@ -80,7 +80,7 @@ const MONTHS = [
  * March 2 and the service would answer with an error that names no parameter. Undefined when it is real (or not
  * written that way: other forms are left to the parser).
  */
-export function calendarProblem(text: string): string | undefined {
+function calendarProblem(text: string): string | undefined {
 	const match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?)?/.exec(
 		text,
 	);
@@ -101,7 +101,7 @@ export function calendarProblem(text: string): string | undefined {
  * n8n's dateTime parameter gives wall-clock values without a zone (meant in the workflow's zone) or full ISO
  * strings from expressions. Wall-clock values pass through reformatted; zoned ones are converted.
  */
-export function dateParameterToService(value: unknown, timeZone: string, dayOnly = false): string {
+function dateParameterToService(value: unknown, timeZone: string, dayOnly = false): string {
 	if (typeof value === 'string') {
 		const problem = calendarProblem(value.trim());
 		if (problem) throw new DateProblem(`${JSON.stringify(value)} is not a real date: ${problem}`);

@@ -48,7 +48,7 @@ export function pairedTo(itemIndexes: number[]): IPairedItemData[] {
 	return itemIndexes.map((item) => ({ item }));
 }
 
-export function toItems(
+function toItems(
 	result: IDataObject | IDataObject[],
 	itemIndex: number,
 ): INodeExecutionData[] {
@@ -99,7 +99,7 @@ export async function forEveryItem<T>(
  * Reads every input item before anything is sent, so bad input fails first. Without "Continue On Fail" the first
  * bad item throws; with it, each bad item becomes an error item and the others go on.
  */
-export async function readEveryItem<T>(
+async function readEveryItem<T>(
 	context: IExecuteFunctions,
 	read: (itemIndex: number) => T | Promise<T>,
 ): Promise<{ values: Array<{ itemIndex: number; value: T }>; errorItems: INodeExecutionData[] }> {

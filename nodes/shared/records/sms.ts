@@ -6,13 +6,13 @@ import { toNumberOrNull, toStringOrNull } from './emailEvents';
 
 /** Service records made consistent for n8n: ids and phones as strings, numbers as numbers, the raw record kept. */
 
-export const PHONE_STATUS_NAMES: Record<number, string> = {
+const PHONE_STATUS_NAMES: Record<number, string> = {
 	0: 'Ready to send',
 	1: 'Sent',
 	2: 'Delivered',
 	12: 'Not delivered',
 };
-export const SENDER_STATUS_NAMES: Record<number, string> = {
+const SENDER_STATUS_NAMES: Record<number, string> = {
 	0: 'In moderation',
 	1: 'Active',
 	2: 'Rejected',
@@ -88,7 +88,7 @@ export function dataList(body: unknown): IDataObject[] | undefined {
 }
 
 export type SmsEventType = 'smsSent' | 'smsDelivered' | 'smsNotDelivered';
-export const SMS_EVENT_TYPES: SmsEventType[] = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
+const SMS_EVENT_TYPES: SmsEventType[] = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
 export const isSmsEvent = (value: unknown): value is SmsEventType =>
 	SMS_EVENT_TYPES.includes(value as SmsEventType);
 

@@ -58,7 +58,7 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
+const DEFAULT_RETRY: RetryPolicy = {
 	// A rate-limited request was not processed, so repeating it is safe. Several n8n workers share one account's
 	// limit without sharing a pacer: they settle through these answers, which slow each pacer down but do not
 	// count until a pacer can go no slower (about a minute of answers in a row), then 12 more (about 2 minutes).
@@ -83,7 +83,7 @@ export function apiPath(strings: TemplateStringsArray, ...values: Array<string |
  * Query encoding, decided once here: arrays and objects go as JSON strings (`phones=["380…","380…"]`,
  * `route={"UA":"national"}`), the form the service's own documentation shows for its GET endpoints.
  */
-export function encodeQuery(query: IDataObject | undefined): IDataObject | undefined {
+function encodeQuery(query: IDataObject | undefined): IDataObject | undefined {
 	if (!query) return undefined;
 	const encoded: IDataObject = {};
 	for (const [key, value] of Object.entries(query)) {
@@ -108,7 +108,7 @@ function transient(failure: FailedAttempt): boolean {
 }
 
 /** A failure the service reported with HTTP 200. */
-export function failureIn200(body: unknown, resultFalseIsAnswer = false): boolean {
+function failureIn200(body: unknown, resultFalseIsAnswer = false): boolean {
 	const single = Array.isArray(body) && body.length === 1 ? body[0] : body;
 	if (typeof single !== 'object' || single === null || Array.isArray(single)) return false;
 	const record = single as IDataObject;

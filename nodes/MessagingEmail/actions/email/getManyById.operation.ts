@@ -13,7 +13,7 @@ import { normaliseEmailRecord } from '../../../shared/records/email';
 import { describeValue, readParameter } from '../../../shared/parameters';
 
 /** The service's limit for POST /smtp/emails/info. */
-export const EMAIL_INFO_MAX_IDS = 500;
+const EMAIL_INFO_MAX_IDS = 500;
 
 const properties: INodeProperties[] = [
 	{

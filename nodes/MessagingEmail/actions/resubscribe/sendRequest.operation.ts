@@ -14,7 +14,7 @@ import { senderAddressLocator } from '../../helpers/senders';
 import { readParameter } from '../../../shared/parameters';
 
 /** The service's documented limit for POST /smtp/resubscribe. */
-export const RESUBSCRIBE_LIMIT_PER_DAY = 5;
+const RESUBSCRIBE_LIMIT_PER_DAY = 5;
 
 const properties: INodeProperties[] = [
 	{
