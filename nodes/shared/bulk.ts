@@ -34,7 +34,10 @@ export interface BulkEntry<V> {
 
 export interface BulkBatch<G, V> {
 	group: G;
-	entries: Array<BulkEntry<V>>;
+	/** This request's values, in order. */
+	values: V[];
+	/** The same values, each with the input items it came from (made only when read). */
+	readonly entries: Array<BulkEntry<V>>;
 	/** Every input item this request serves, ascending. */
 	items: number[];
 }
@@ -163,13 +166,26 @@ function sliceItems<G, V>({ gathered, start, end }: Slice<G, V>): number[] {
 	return merged ? [...new Set(items)].sort((a, b) => a - b) : items;
 }
 
-/** The batch handed to `send`, made when its request is about to go (not all of them up front). */
+/**
+ * The batch handed to `send`, made when its request is about to go (not all of them up front). Most requests need
+ * only the values: the entries (an object and a list per value) are made when an operation reads them.
+ */
 function batchOf<G, V>(slice: Slice<G, V>): BulkBatch<G, V> {
 	const { gathered, start, end } = slice;
-	const entries: Array<BulkEntry<V>> = [];
-	for (let position = start; position < end; position++)
-		entries.push({ value: gathered.values[position], items: itemsAt(gathered, position) });
-	return { group: gathered.group, entries, items: sliceItems(slice) };
+	let entries: Array<BulkEntry<V>> | undefined;
+	return {
+		group: gathered.group,
+		values: gathered.values.slice(start, end),
+		get entries() {
+			if (!entries) {
+				entries = [];
+				for (let position = start; position < end; position++)
+					entries.push({ value: gathered.values[position], items: itemsAt(gathered, position) });
+			}
+			return entries;
+		},
+		items: sliceItems(slice),
+	};
 }
 
 export async function runBulk<G, V>(

@@ -48,10 +48,7 @@ export function pairedTo(itemIndexes: number[]): IPairedItemData[] {
 	return itemIndexes.map((item) => ({ item }));
 }
 
-function toItems(
-	result: IDataObject | IDataObject[],
-	itemIndex: number,
-): INodeExecutionData[] {
+function toItems(result: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
 	return (Array.isArray(result) ? result : [result]).map((json) => ({
 		json,
 		pairedItem: { item: itemIndex },

@@ -28,8 +28,10 @@ const dataOf = <D>(value: PhoneValue<D>) => (typeof value === 'string' ? undefin
 
 export interface PhoneBatch<G, D> {
 	group: G;
-	/** Unique phones of this request, each with the items it came from. */
-	entries: Array<{ phone: string; data?: D; items: number[] }>;
+	/** Unique phones of this request, in order. */
+	phones: string[];
+	/** The same phones, each with its data and the items it came from (made only when read). */
+	readonly entries: Array<{ phone: string; data?: D; items: number[] }>;
 	/** Every input item this request serves, ascending. */
 	items: number[];
 }
@@ -81,13 +83,16 @@ export async function runPhoneBulk<G, D = undefined>(
 		},
 		identify: phoneOf,
 		merge: (earlier, later) => (dataOf(later) !== undefined ? later : earlier),
-		send: async ({ group, entries, items }) =>
+		send: async (batch) =>
 			await spec.send({
-				group,
-				entries: entries.map(({ value, items: of }) =>
-					typeof value === 'string' ? { phone: value, items: of } : { ...value, items: of },
-				),
-				items,
+				group: batch.group,
+				phones: batch.values.map(phoneOf),
+				get entries() {
+					return batch.entries.map(({ value, items }) =>
+						typeof value === 'string' ? { phone: value, items } : { ...value, items },
+					);
+				},
+				items: batch.items,
 			}),
 		describeFailed: (values) => ({ phones: values.map(phoneOf) }),
 	});

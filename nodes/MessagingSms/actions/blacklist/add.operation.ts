@@ -39,10 +39,9 @@ export async function execute(
 			if (!text)
 				throw invalidInput(this, itemIndex, 'Description', 'the service requires a description');
 			const phones = readPhones(this, itemIndex);
-			return { key: text, group: text, phones: phones.map((phone) => ({ phone })) };
+			return { key: text, group: text, phones: phones };
 		},
-		send: async ({ group: text, entries, items }) => {
-			const phones = entries.map((entry) => entry.phone);
+		send: async ({ group: text, phones, items }) => {
 			const response = await client.request<object>({
 				method: 'POST',
 				path: '/sms/black_list',

@@ -31,15 +31,15 @@ export async function execute(
 		prepare: (itemIndex) => ({
 			key: '',
 			group: null,
-			phones: readPhones(this, itemIndex).map((phone) => ({ phone })),
+			phones: readPhones(this, itemIndex),
 		}),
-		send: async ({ entries, items }) => {
+		send: async ({ phones, entries, items }) => {
 			// An answer without its list is an error: read as "none found", it would clear blacklisted numbers.
 			const listed = await client.requestList(
 				{
 					method: 'GET',
 					path: '/sms/black_list/by_numbers',
-					query: { phones: entries.map((entry) => entry.phone) },
+					query: { phones },
 					itemIndex: items[0],
 				},
 				dataList,

@@ -27,10 +27,9 @@ export async function execute(
 		prepare: (itemIndex) => ({
 			key: '',
 			group: null,
-			phones: readPhones(this, itemIndex).map((phone) => ({ phone })),
+			phones: readPhones(this, itemIndex),
 		}),
-		send: async ({ entries, items }) => {
-			const phones = entries.map((entry) => entry.phone);
+		send: async ({ phones, items }) => {
 			const response = await client.request<object>({
 				method: 'DELETE',
 				path: '/sms/black_list',

@@ -47,11 +47,10 @@ export async function execute(
 			return {
 				key: JSON.stringify(settings),
 				group: settings,
-				phones: phones.map((phone) => ({ phone })),
+				phones,
 			};
 		},
-		send: async ({ group: settings, entries, items }) => {
-			const phones = entries.map((entry) => entry.phone);
+		send: async ({ group: settings, phones, items }) => {
 			const { sender, body, ...rest } = settings;
 			const response = await client.request<IDataObject>({
 				method: 'POST',

@@ -33,8 +33,7 @@ export async function execute(
 				phones: readPhones(this, itemIndex),
 			};
 		},
-		send: async ({ group: addressBookId, entries, items }) => {
-			const phones = entries.map((entry) => entry.phone);
+		send: async ({ group: addressBookId, phones, items }) => {
 			const response = await client.request<object>({
 				method: 'POST',
 				path: '/sms/numbers',

@@ -30,11 +30,10 @@ export async function execute(
 			return {
 				key: String(addressBookId),
 				group: addressBookId,
-				phones: readPhones(this, itemIndex).map((phone) => ({ phone })),
+				phones: readPhones(this, itemIndex),
 			};
 		},
-		send: async ({ group: addressBookId, entries, items }) => {
-			const phones = entries.map((entry) => entry.phone);
+		send: async ({ group: addressBookId, phones, items }) => {
 			// DELETE with a JSON body, as the service expects.
 			const response = await client.request<object>({
 				method: 'DELETE',

@@ -35,11 +35,10 @@ export async function execute(
 			return {
 				key: JSON.stringify([addressBookId, variables]),
 				group: { addressBookId, variables },
-				phones: phones.map((phone) => ({ phone })),
+				phones,
 			};
 		},
-		send: async ({ group: { addressBookId, variables }, entries, items }) => {
-			const phones = entries.map((entry) => entry.phone);
+		send: async ({ group: { addressBookId, variables }, phones, items }) => {
 			const response = await client.request<object>({
 				method: 'PUT',
 				path: '/sms/numbers',
