@@ -350,10 +350,16 @@ it('logs in through the sign-in form and opens a new workflow', async () => {
 
 describe.each(allPanels().map((panel) => [panel.name, panel] as const))('%s', (_name, panel) => {
 	it('renders with the operation chosen, flags every empty required field, fills every dropdown from the sandbox, no toast, no console error', async () => {
-		// Only a frozen page earns a second run; every other failure stands.
-		if ((await unlessFrozen(async () => await checkPanel(panel), 120_000)) === FROZEN) {
-			await replaceFrozenPage();
-			await checkPanel(panel);
+		// Only a frozen page earns a second run; every other failure stands (and is printed at once: jest prints
+		// failures only when the file ends, which a stuck browser may delay by hours).
+		try {
+			if ((await unlessFrozen(async () => await checkPanel(panel), 120_000)) === FROZEN) {
+				await replaceFrozenPage();
+				await checkPanel(panel);
+			}
+		} catch (error) {
+			process.stdout.write(`editor: ${panel.name} FAILED: ${(error as Error).message}\n`);
+			throw error;
 		}
 	});
 });
