@@ -311,10 +311,15 @@ it('every bounce and unsubscribe across the sandbox midnight starts exactly one 
 	const unsubscribeReads = sandbox.log
 		.all()
 		.filter((entry) => entry.path === '/smtp/unsubscribe' && entry.method === 'GET');
-	expect(unsubscribeReads.every((entry) => entry.status === 200)).toBe(true);
-	expect(new Set(unsubscribeReads.map((entry) => entry.query.date))).toEqual(
-		new Set([yesterday, today]),
-	);
+	// Two triggers and the example share one account (10 requests a second), so a read may meet the service's
+	// rate limit; the transport then reads again. Nothing else may fail, and both days must have been read.
+	expect(
+		unsubscribeReads.filter((entry) => entry.status !== 200).map((entry) => entry.status),
+	).toEqual(unsubscribeReads.filter((entry) => entry.status !== 200).map(() => 429));
+	const readDays = unsubscribeReads
+		.filter((entry) => entry.status === 200)
+		.map((entry) => entry.query.date);
+	expect(new Set(readDays)).toEqual(new Set([yesterday, today]));
 
 	// ---- the bounce example: one item per bounce, look-up, unsubscribe, phone removed ----
 	const cleanups = await executionsOf(n8n, BOUNCE_WORKFLOW);
