@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { listOrTypedLocator } from '../../shared/locators';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /**
@@ -30,27 +31,16 @@ export function senderAddressLocator(
 	displayName: string,
 	description: string,
 ): INodeProperties {
-	return {
-		displayName,
+	return listOrTypedLocator({
 		name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
+		displayName,
 		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a sender...',
-				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
-			},
-			{
-				displayName: 'By Address',
-				name: 'email',
-				type: 'string',
-				placeholder: 'e.g. sender@example.com',
-			},
-		],
-	};
+		searchListMethod: 'searchSenders',
+		listPlaceholder: 'Select a sender...',
+		typed: {
+			displayName: 'By Address',
+			name: 'email',
+			placeholder: 'e.g. sender@example.com',
+		},
+	});
 }

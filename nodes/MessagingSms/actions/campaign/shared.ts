@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { futureSendTime, readDateParameter } from '../../../shared/dates';
 import { invalidInput } from '../../../shared/items';
+import { listOrTypedLocator } from '../../../shared/locators';
 import { readParameter, readText } from '../../../shared/parameters';
 
 /** Fields and readers of the campaign operations (sender, text, route, campaign options), next to them. */
@@ -10,72 +11,50 @@ import { readParameter, readText } from '../../../shared/parameters';
  * The campaign to act on: picked from the account's campaigns (newest first) or given by ID. Plain strings from
  * older workflows and AI tools are read as IDs too (readId extracts either).
  */
-export const campaignIdField: INodeProperties = {
-	displayName: 'Campaign',
+export const campaignIdField = listOrTypedLocator({
 	name: 'campaignId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	displayName: 'Campaign',
 	description:
 		'The campaign, from the list (newest first) or by its ID: the campaign_id a send returned, or an ID from Campaign → Get Many',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a campaign...',
-			typeOptions: { searchListMethod: 'searchCampaigns', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 4051234',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A campaign ID is a whole number' },
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchCampaigns',
+	listPlaceholder: 'Select a campaign...',
+	typed: {
+		displayName: 'By ID',
+		name: 'id',
+		placeholder: 'e.g. 4051234',
+		validation: [
+			{
+				type: 'regex',
+				properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A campaign ID is a whole number' },
+			},
+		],
+	},
+});
 
 const SENDER_PATTERN = /^[A-Za-z0-9]{1,11}$/;
 
-export const senderField: INodeProperties = {
-	displayName: 'Sender',
+export const senderField = listOrTypedLocator({
 	name: 'sender',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	displayName: 'Sender',
 	description:
 		'The name recipients see as the sender: letters and digits only, at most 11 (e.g. MyShop). Pick one of your sender IDs (each with its moderation status; only Active ones send) or type it.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a sender...',
-			typeOptions: { searchListMethod: 'searchSenders', searchable: true },
-		},
-		{
-			displayName: 'By Name',
-			name: 'name',
-			type: 'string',
-			placeholder: 'e.g. MyShop',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: '^[A-Za-z0-9]{1,11}$',
-						errorMessage: 'A sender is letters and digits only, at most 11 characters',
-					},
+	searchListMethod: 'searchSenders',
+	listPlaceholder: 'Select a sender...',
+	typed: {
+		displayName: 'By Name',
+		name: 'name',
+		placeholder: 'e.g. MyShop',
+		validation: [
+			{
+				type: 'regex',
+				properties: {
+					regex: '^[A-Za-z0-9]{1,11}$',
+					errorMessage: 'A sender is letters and digits only, at most 11 characters',
 				},
-			],
-		},
-	],
-};
+			},
+		],
+	},
+});
 
 export function readSender(context: IExecuteFunctions, itemIndex: number): string {
 	const sender = String(
