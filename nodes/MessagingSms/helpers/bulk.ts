@@ -83,17 +83,21 @@ export async function runPhoneBulk<G, D = undefined>(
 		},
 		identify: phoneOf,
 		merge: (earlier, later) => (dataOf(later) !== undefined ? later : earlier),
-		send: async (batch) =>
-			await spec.send({
+		send: async (batch) => {
+			let entries: PhoneBatch<G, D>['entries'] | undefined;
+			return await spec.send({
 				group: batch.group,
 				phones: batch.values.map(phoneOf),
+				// Made on first read only (two operations read them), then kept.
 				get entries() {
-					return batch.entries.map(({ value, items }) =>
+					entries ??= batch.entries.map(({ value, items }) =>
 						typeof value === 'string' ? { phone: value, items } : { ...value, items },
 					);
+					return entries;
 				},
 				items: batch.items,
-			}),
+			});
+		},
 		describeFailed: (values) => ({ phones: values.map(phoneOf) }),
 	});
 }
