@@ -1,10 +1,6 @@
-import { CredentialTestContext } from 'n8n-core';
-import type { ICredentialsDecrypted, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-
-import { testMessagingCredential } from '../../nodes/shared/transport/credentialTest';
 import { startSandbox, type Sandbox } from '../../sandbox/core/server';
 import { emailArea } from '../../sandbox/email';
-import { CredentialStore, sandboxCredentials } from '../harness/credentials';
+import { CredentialStore, runCredentialTest, sandboxCredentials } from '../harness/credentials';
 import { TransportProbe } from '../harness/probe-node';
 import { runNode } from '../harness/run-node';
 import { harness, parameters } from '../trigger/helpers';
@@ -139,16 +135,7 @@ describe('the token exchange echoing the client secret it was sent', () => {
 
 	test("in the credential's Test button (the exchange's own error, no node around it): masked", async () => {
 		echoSecret();
-		const context = new CredentialTestContext(
-			{} as IWorkflowExecuteAdditionalData,
-		) as unknown as ThisParameterType<typeof testMessagingCredential>;
-		const credential: ICredentialsDecrypted = {
-			id: 'test',
-			name: 'Messaging',
-			type: 'messagingServiceApi',
-			data: sandboxCredentials(sandbox),
-		};
-		expect(await testMessagingCredential.call(context, credential)).toEqual({
+		expect(await runCredentialTest(sandboxCredentials(sandbox))).toEqual({
 			status: 'Error',
 			message:
 				'Token exchange failed: Client authentication failed: client_secret *** is not valid',
@@ -165,16 +152,7 @@ describe("the credential's Test button quoting the service's refusal of its chec
 			status: 403,
 			body: { message: `Key ${apiKey} may not read senders`, error_code: 7 },
 		});
-		const context = new CredentialTestContext(
-			{} as IWorkflowExecuteAdditionalData,
-		) as unknown as ThisParameterType<typeof testMessagingCredential>;
-		const credential: ICredentialsDecrypted = {
-			id: 'test',
-			name: 'Messaging',
-			type: 'messagingServiceApi',
-			data: sandboxCredentials(sandbox, 'apiKey'),
-		};
-		expect(await testMessagingCredential.call(context, credential)).toEqual({
+		expect(await runCredentialTest(sandboxCredentials(sandbox, 'apiKey'))).toEqual({
 			status: 'Error',
 			message: 'Key *** may not read senders (error code 7)',
 		});

@@ -1,19 +1,12 @@
 import { OutboundHttp } from '@n8n/backend-network';
 import { Container } from '@n8n/di';
-import { CredentialTestContext } from 'n8n-core';
-import type {
-	ICredentialsDecrypted,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
-	IWorkflowExecuteAdditionalData,
-} from 'n8n-workflow';
+import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials';
-import { testMessagingCredential } from '../../nodes/shared/transport/credentialTest';
 import { REUSE_FOR_MS, forgetIssuedTokens } from '../../nodes/shared/transport/token';
 import { startSandbox, type Sandbox } from '../../sandbox/core/server';
 import { smsArea } from '../../sandbox/sms';
-import { CredentialStore, sandboxCredentials } from '../harness/credentials';
+import { CredentialStore, runCredentialTest, sandboxCredentials } from '../harness/credentials';
 import { TransportProbe } from '../harness/probe-node';
 import { jsonOf, runNode, type InputItem } from '../harness/run-node';
 import { probeArea } from './probe-area';
@@ -276,21 +269,9 @@ describe('one token exchange per credential, however many requests start at once
 });
 
 describe('the credential test (methods.credentialTest of both action nodes) judges the values typed', () => {
-	const context = () =>
-		new CredentialTestContext({} as IWorkflowExecuteAdditionalData) as unknown as ThisParameterType<
-			typeof testMessagingCredential
-		>;
-	const credential = (data: Record<string, unknown>): ICredentialsDecrypted => ({
-		id: '1',
-		name: 'Messaging',
-		type: 'messagingServiceApi',
-		data: data as never,
-	});
-
 	test('right pair passes, wrong secret fails with the service message, right again passes: each a fresh exchange', async () => {
 		const right = sandboxCredentials(sandbox);
-		const test = async (data: Record<string, unknown>) =>
-			await testMessagingCredential.call(context(), credential(data));
+		const test = runCredentialTest;
 		// A token stored from earlier values is never what is judged.
 		const stale = { accessToken: 'a-token-obtained-with-the-old-secret' };
 		expect(await test({ ...right, ...stale })).toEqual({
@@ -326,8 +307,7 @@ describe('the credential test (methods.credentialTest of both action nodes) judg
 
 	test('API key: right passes, wrong fails with the service message', async () => {
 		const right = sandboxCredentials(sandbox, 'apiKey');
-		const test = async (data: Record<string, unknown>) =>
-			await testMessagingCredential.call(context(), credential(data));
+		const test = runCredentialTest;
 		expect(await test(right)).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(await test({ ...right, apiKey: 'sp_apikey_wrong' })).toEqual({
 			status: 'Error',
@@ -338,10 +318,7 @@ describe('the credential test (methods.credentialTest of both action nodes) judg
 
 	test('token endpoint unreachable: says so', async () => {
 		sandbox.faults.add({ path: '/oauth/access_token', drop: true });
-		const answer = await testMessagingCredential.call(
-			context(),
-			credential(sandboxCredentials(sandbox)),
-		);
+		const answer = await runCredentialTest(sandboxCredentials(sandbox));
 		expect(answer).toEqual({
 			status: 'Error',
 			message: 'Token exchange failed: the service could not be reached (ECONNRESET)',

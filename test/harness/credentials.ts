@@ -7,10 +7,13 @@ import {
 	type INode,
 	type INodeCredentialsDetails,
 	type INodeProperties,
+	type INodeCredentialTestResult,
+	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { Credentials } from 'n8n-core';
+import { CredentialTestContext, Credentials } from 'n8n-core';
 
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials';
+import { testMessagingCredential } from '../../nodes/shared/transport/credentialTest';
 import { forgetIssuedTokens } from '../../nodes/shared/transport/token';
 
 /**
@@ -56,6 +59,21 @@ export function sandboxCredentials(
 				clientId: sandbox.account.clientId,
 				clientSecret: sandbox.account.clientSecret,
 			};
+}
+
+/** The credential's Test button as n8n runs it (methods.credentialTest in n8n-core's CredentialTestContext). */
+export async function runCredentialTest(
+	data: Record<string, unknown>,
+): Promise<INodeCredentialTestResult> {
+	const context = new CredentialTestContext(
+		{} as IWorkflowExecuteAdditionalData,
+	) as unknown as ThisParameterType<typeof testMessagingCredential>;
+	return await testMessagingCredential.call(context, {
+		id: 'test',
+		name: 'Messaging',
+		type: 'messagingServiceApi',
+		data: data as ICredentialDataDecryptedObject,
+	});
 }
 
 const credentialTypes: Record<string, ICredentialType> = {
