@@ -3,6 +3,7 @@ import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-w
 import type { MessagingClient } from '../shared/transport/client';
 import { digest, type EventType } from './state';
 import { bounceList, bounceOutput, unsubscribeOutput } from '../shared/records/emailEvents';
+import { totalIn } from '../shared/records/values';
 
 /** The service's maximum page size for both lists. */
 export const PAGE_SIZE = 100;
@@ -60,10 +61,8 @@ export async function fetchBounceTotal(
 	client: MessagingClient,
 ): Promise<number> {
 	const body = await client.request<unknown>({ method: 'GET', path: '/smtp/bounces/day/total' });
-	const raw = typeof body === 'object' && body !== null ? (body as IDataObject).total : undefined;
-	const total =
-		typeof raw === 'number' || (typeof raw === 'string' && /^\d+$/.test(raw)) ? Number(raw) : NaN;
-	if (Number.isInteger(total) && total >= 0) return total;
+	const total = totalIn(body);
+	if (total !== undefined) return total;
 	throw new NodeOperationError(
 		context.getNode(),
 		'Unexpected answer from GET /smtp/bounces/day/total: no count of bounces in it',

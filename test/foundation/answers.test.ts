@@ -188,6 +188,79 @@ describe('list operations: an unreadable answer is an error, never an empty list
 		},
 	);
 
+	test.each([
+		[
+			'Email → Get Count',
+			email,
+			{ resource: 'email', operation: 'getCount' },
+			'/smtp/emails/total',
+			{ result: true },
+			'The answer to GET /smtp/emails/total holds no count: "{\\"result\\":true}"',
+		],
+		[
+			// A count of -1 or "n/a" would be output as a number a workflow compares with.
+			'Bounce → Get Count',
+			email,
+			{ resource: 'bounce', operation: 'getCount' },
+			'/smtp/bounces/day/total',
+			{ total: 'n/a' },
+			'The answer to GET /smtp/bounces/day/total holds no count: "{\\"total\\":\\"n/a\\"}"',
+		],
+		[
+			// Read as false, this answer would report an unsubscribed address as subscribed.
+			'Unsubscribe → Check',
+			email,
+			{ resource: 'unsubscribe', operation: 'check', email: 'a@example.com' },
+			'/smtp/unsubscribe/search',
+			{ found: 1 },
+			'The answer to GET /smtp/unsubscribe/search holds no result (true or false): "{\\"found\\":1}"',
+		],
+		[
+			'Campaign → Get Cost',
+			sms,
+			{
+				resource: 'campaign',
+				operation: 'getCost',
+				sender: 'Sandbox',
+				body: 'Hi',
+				phones: '380986235698',
+			},
+			'/sms/campaigns/cost',
+			{ result: true, data: { price: ' ', currency: 'USD' } },
+			'The answer to GET /sms/campaigns/cost holds no price: "{\\"result\\":true,\\"data\\":{\\"price\\":\\" \\",\\"currency\\":\\"USD\\"}}"',
+		],
+	])(
+		'%s: a count, price or yes/no missing from the answer is an error, never NaN or a default',
+		async (_label, node, operation, path, body, message) => {
+			sandbox.faults.add({ path, status: 200, body });
+			const result = await run(node, operation);
+			expect(result.error?.message).toBe(message);
+			expect(result.items).toEqual([]);
+			expect(calls()).toEqual([`GET ${path} 200`]);
+		},
+	);
+
+	test('numbers the service sends as text are read as numbers, the same way in every output', async () => {
+		sandbox.faults.add({ path: '/smtp/emails/total', status: 200, body: { total: ' 42 ' } });
+		sandbox.faults.add({
+			path: '/sms/campaigns/cost',
+			status: 200,
+			body: { result: true, data: { price: '0.35', currency: 'EUR' } },
+		});
+		const count = await run(email, { resource: 'email', operation: 'getCount' });
+		const cost = await run(sms, {
+			resource: 'campaign',
+			operation: 'getCost',
+			sender: 'Sandbox',
+			body: 'Hi',
+			addressBookId: '21',
+		});
+		expect(count.items.map((item) => item.json)).toEqual([{ total: 42 }]);
+		expect(cost.items.map((item) => item.json)).toEqual([
+			{ price: 0.35, currency: 'EUR', addressBookId: '21' },
+		]);
+	});
+
 	test('an empty 200 body is unreadable too', async () => {
 		sandbox.faults.add({ path: '/smtp/emails', status: 200, rawBody: '' });
 		const result = await run(email, { resource: 'email', operation: 'getAll', returnAll: true });

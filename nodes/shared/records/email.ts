@@ -1,16 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-const toNumber = (value: unknown): unknown => {
-	if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
-	return value;
-};
+import { serviceNumber } from './values';
 
 const toIdString = (value: unknown): unknown => (typeof value === 'number' ? String(value) : value);
 
 function numbersIn(record: IDataObject, keys: string[]): IDataObject {
 	const result: IDataObject = { ...record };
 	for (const key of keys)
-		if (key in result) result[key] = toNumber(result[key]) as IDataObject[string];
+		if (key in result)
+			result[key] = (serviceNumber(result[key]) ?? result[key]) as IDataObject[string];
 	return result;
 }
 

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { dateToServiceTime, serviceTimeToDate } from '../serviceTime';
 import { isRecord } from '../objects';
+import { numberOrNull, serviceNumber, textOrNull } from './values';
 
 /** 5xx (or a 5.x.x subcode) is a permanent failure, 4xx a temporary one. */
 export function bounceType(code: unknown, subcode: unknown): 'hard' | 'soft' | 'unknown' {
@@ -24,15 +25,6 @@ export function bounceType(code: unknown, subcode: unknown): 'hard' | 'soft' | '
 	return 'unknown';
 }
 
-export function toNumberOrNull(value: unknown): number | null {
-	if (value === null || value === undefined || value === '') return null;
-	const number = Number(value);
-	return Number.isFinite(number) ? number : null;
-}
-
-export const toStringOrNull = (value: unknown): string | null =>
-	value === undefined || value === null ? null : String(value);
-
 const toFlag = (value: unknown): boolean => value === true || Number(value) === 1;
 
 /** `event`, `email`, `eventTime` (service wall-clock time) and `eventTimeIso` (that time in the account's zone). */
@@ -46,7 +38,7 @@ export function eventBase(
 	return {
 		event,
 		email: String(email ?? ''),
-		eventTime: toStringOrNull(time),
+		eventTime: textOrNull(time),
 		eventTimeIso: instant ? instant.toISOString() : null,
 	};
 }
@@ -54,9 +46,9 @@ export function eventBase(
 /** The SMTP answer of a failed delivery, the same fields wherever a bounce is emitted. */
 export function smtpAnswer(code: unknown, subcode: unknown, message: unknown): IDataObject {
 	return {
-		smtpCode: toNumberOrNull(code),
-		smtpSubcode: toStringOrNull(subcode),
-		smtpMessage: toStringOrNull(message),
+		smtpCode: numberOrNull(code),
+		smtpSubcode: textOrNull(subcode),
+		smtpMessage: textOrNull(message),
 		bounceType: bounceType(code, subcode),
 	};
 }
@@ -65,8 +57,8 @@ export function smtpAnswer(code: unknown, subcode: unknown, message: unknown): I
 export function bounceOutput(record: IDataObject, timeZone: string): IDataObject {
 	return {
 		...eventBase('bounce', record.email_to, record.send_date, timeZone),
-		sender: toStringOrNull(record.sender),
-		subject: toStringOrNull(record.subject),
+		sender: textOrNull(record.sender),
+		subject: textOrNull(record.subject),
 		...smtpAnswer(record.smtp_answer_code, record.smtp_answer_subcode, record.smtp_answer_data),
 		raw: record,
 	};
@@ -90,11 +82,7 @@ export function unsubscribeOutput(record: IDataObject, timeZone: string): IDataO
 export function bounceList(body: unknown): { records: IDataObject[]; total?: number } | undefined {
 	if (Array.isArray(body)) return { records: body.filter(isRecord) };
 	if (isRecord(body) && Array.isArray(body.emails)) {
-		const total = Number(body.total);
-		return {
-			records: body.emails.filter(isRecord),
-			total: Number.isFinite(total) ? total : undefined,
-		};
+		return { records: body.emails.filter(isRecord), total: serviceNumber(body.total) };
 	}
 	return undefined;
 }
@@ -168,14 +156,14 @@ export function webhookEventOutput(record: IDataObject, timeZone: string): IData
 		event,
 		email: String(firstPresent(record, 'recipient', 'email', 'email_to') ?? ''),
 		...webhookTime(record.timestamp, timeZone),
-		sender: toStringOrNull(record.sender),
-		subject: toStringOrNull(record.subject),
-		messageId: toStringOrNull(firstPresent(record, 'message_id', 'messageId')),
-		taskId: toStringOrNull(record.task_id),
+		sender: textOrNull(record.sender),
+		subject: textOrNull(record.subject),
+		messageId: textOrNull(firstPresent(record, 'message_id', 'messageId')),
+		taskId: textOrNull(record.task_id),
 		...smtp,
-		linkUrl: toStringOrNull(firstPresent(record, 'link_url', 'url')),
-		userAgent: toStringOrNull(firstPresent(record, 'user_agent', 'userAgent')),
-		ip: toStringOrNull(record.ip),
+		linkUrl: textOrNull(firstPresent(record, 'link_url', 'url')),
+		userAgent: textOrNull(firstPresent(record, 'user_agent', 'userAgent')),
+		ip: textOrNull(record.ip),
 		spamComplaint: kind === 'spam_by_user',
 		raw: record,
 	};

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { phoneToString } from '../phones';
 import { serviceTimeToDate } from '../serviceTime';
-import { toNumberOrNull, toStringOrNull } from './emailEvents';
+import { numberOrNull, serviceNumber, textOrNull } from './values';
 
 /** Service records made consistent for n8n: ids and phones as strings, numbers as numbers, the raw record kept. */
 
@@ -20,26 +20,16 @@ const SENDER_STATUS_NAMES: Record<number, string> = {
 
 const CYRILLIC_COUNTRY_CODE = '\u0441ountry_code';
 
-function asString(value: unknown): string | undefined {
-	return value === undefined || value === null ? undefined : String(value);
-}
-
-function asNumber(value: unknown): number | undefined {
-	if (typeof value === 'number') return value;
-	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
-		return Number(value);
-	return undefined;
-}
-
+/** Sets a field only when the service's value could be read (the raw value stays otherwise). */
 function set(record: IDataObject, key: string, value: unknown) {
-	if (value !== undefined) record[key] = value as IDataObject[string];
+	if (value !== undefined && value !== null) record[key] = value as IDataObject[string];
 }
 
 export function campaignListItem(raw: IDataObject): IDataObject {
 	const record: IDataObject = { ...raw };
-	set(record, 'id', asString(raw.id));
-	set(record, 'address_book_id', asString(raw.address_book_id));
-	set(record, 'company_price', asNumber(raw.company_price));
+	set(record, 'id', textOrNull(raw.id));
+	set(record, 'address_book_id', textOrNull(raw.address_book_id));
+	set(record, 'company_price', serviceNumber(raw.company_price));
 	return record;
 }
 
@@ -47,12 +37,12 @@ export function phoneInfo(raw: IDataObject): IDataObject {
 	const record: IDataObject = { ...raw };
 	delete record[CYRILLIC_COUNTRY_CODE];
 	record.phone = phoneToString(raw.phone);
-	const status = asNumber(raw.status);
+	const status = serviceNumber(raw.status);
 	set(record, 'status', status);
 	if (status !== undefined)
 		record.status_name = PHONE_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
 	record.country_code = String(raw.country_code ?? raw[CYRILLIC_COUNTRY_CODE] ?? '');
-	set(record, 'money_spent', asNumber(raw.money_spent));
+	set(record, 'money_spent', serviceNumber(raw.money_spent));
 	return record;
 }
 
@@ -65,8 +55,8 @@ export function campaignDetail(raw: IDataObject): IDataObject {
 
 export function senderId(raw: IDataObject): IDataObject {
 	const record: IDataObject = { ...raw };
-	set(record, 'id', asString(raw.id));
-	const status = asNumber(raw.status);
+	set(record, 'id', textOrNull(raw.id));
+	const status = serviceNumber(raw.status);
 	set(record, 'status', status);
 	if (status !== undefined)
 		record.status_name = SENDER_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
@@ -110,7 +100,7 @@ export function smsOutput(
 ): IDataObject {
 	const info = phoneInfo(phone.raw);
 	const status = EVENT_STATUS[event];
-	const sendDate = toStringOrNull(detail.send_date);
+	const sendDate = textOrNull(detail.send_date);
 	return {
 		event,
 		campaignId,
@@ -118,9 +108,9 @@ export function smsOutput(
 		status,
 		statusName: PHONE_STATUS_NAMES[status],
 		countryCode: info.country_code === '' ? null : String(info.country_code),
-		moneySpent: toNumberOrNull(phone.raw.money_spent),
-		currency: toStringOrNull(detail.currency),
-		senderName: toStringOrNull(detail.sender_name),
+		moneySpent: numberOrNull(phone.raw.money_spent),
+		currency: textOrNull(detail.currency),
+		senderName: textOrNull(detail.sender_name),
 		sendDate,
 		sendDateIso: serviceTimeToDate(sendDate, timeZone)?.toISOString() ?? null,
 		statusSeenAt: new Date(seenAt).toISOString(),

@@ -224,8 +224,23 @@ export class MessagingClient {
 	): Promise<T[]> {
 		const body = await this.request(request);
 		const records = extract(body);
-		if (records === undefined) throw this.notAListError(request, body);
+		if (records === undefined) throw this.unreadableAnswerError(request, body, 'list of records');
 		return records;
+	}
+
+	/**
+	 * One request whose answer must hold a value the operation reads (a count, a price, a yes/no): `read` returns
+	 * it, or undefined when the answer holds none, which is an error, never NaN or a default.
+	 */
+	async requestValue<T>(
+		request: ApiRequest,
+		what: string,
+		read: (body: unknown) => T | undefined,
+	): Promise<T> {
+		const body = await this.request(request);
+		const value = read(body);
+		if (value === undefined) throw this.unreadableAnswerError(request, body, what);
+		return value;
 	}
 
 	/** The answer's first characters for an error, with the credential's secrets masked (see answerPreview). */
@@ -283,13 +298,13 @@ export class MessagingClient {
 		return this.baseUrl;
 	}
 
-	/** A JSON answer where a list was expected that holds none (an object of another shape, a number…). */
-	private notAListError(request: ApiRequest, body: unknown): NodeApiError {
+	/** A JSON answer without what the operation reads from it (an object of another shape, a number…). */
+	private unreadableAnswerError(request: ApiRequest, body: unknown, what: string): NodeApiError {
 		const error = new NodeApiError(
 			this.context.getNode(),
 			{ httpCode: '200' },
 			{
-				message: `The answer to ${request.method} ${request.path} holds no list of records: ${answerPreview(body, this.secrets)}`,
+				message: `The answer to ${request.method} ${request.path} holds no ${what}: ${answerPreview(body, this.secrets)}`,
 				description:
 					'The service answered in a shape this operation does not know, so nothing is output',
 				httpCode: '200',

@@ -1,11 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
+import { totalIn } from '../../../shared/records/values';
 import type { MessagingClient } from '../../../shared/transport/client';
 
 export const description: INodeProperties[] = [];
@@ -17,12 +13,12 @@ export async function execute(
 	return await runPerItem(this, client, {
 		prepare: () => undefined,
 		send: async (_prepared, itemIndex) => {
-			const answer = await client.request<IDataObject>({
-				method: 'GET',
-				path: '/smtp/emails/total',
-				itemIndex,
-			});
-			return { total: Number(answer.total) };
+			const total = await client.requestValue(
+				{ method: 'GET', path: '/smtp/emails/total', itemIndex },
+				'count',
+				totalIn,
+			);
+			return { total };
 		},
 	});
 }

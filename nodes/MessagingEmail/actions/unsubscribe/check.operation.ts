@@ -1,12 +1,12 @@
 import {
 	updateDisplayOptions,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
+import { isRecord } from '../../../shared/objects';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { requiredEmail } from '../../helpers/fields';
 
@@ -35,14 +35,18 @@ export async function execute(
 		prepare: (itemIndex) => requiredEmail(this, itemIndex, 'email', 'Email'),
 		send: async (email, itemIndex) => {
 			// `{result:false}` means "not unsubscribed" here: an answer, not a failure.
-			const answer = await client.request<IDataObject>({
-				method: 'GET',
-				path: '/smtp/unsubscribe/search',
-				query: { email },
-				resultFalseIsAnswer: true,
-				itemIndex,
-			});
-			return { email, unsubscribed: answer?.result === true };
+			const unsubscribed = await client.requestValue(
+				{
+					method: 'GET',
+					path: '/smtp/unsubscribe/search',
+					query: { email },
+					resultFalseIsAnswer: true,
+					itemIndex,
+				},
+				'result (true or false)',
+				(body) => (isRecord(body) && typeof body.result === 'boolean' ? body.result : undefined),
+			);
+			return { email, unsubscribed };
 		},
 	});
 }

@@ -11,8 +11,10 @@ import type { MessagingClient } from '../../../shared/transport/client';
 import { MAX_PHONES_PER_QUERY } from '../../helpers/bulk';
 import { optionalAddressBookIdField, readId } from '../../helpers/fields';
 import { bodyField, readBody, readRoute, readSender, routeField, senderField } from './shared';
+import { isRecord } from '../../../shared/objects';
 import { parsePhones } from '../../../shared/phones';
 import { readParameter } from '../../../shared/parameters';
+import { serviceNumber } from '../../../shared/records/values';
 
 const properties: INodeProperties[] = [
 	senderField,
@@ -41,6 +43,14 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['campaign'], operation: ['getCost'] } },
 	properties,
 );
+
+/** `{ result: true, data: { price, currency } }`: the price as a number (the service may send text), or undefined. */
+function priceIn(body: unknown): { price: number; currency: string } | undefined {
+	const data = isRecord(body) ? body.data : undefined;
+	if (!isRecord(data)) return undefined;
+	const price = serviceNumber(data.price);
+	return price === undefined ? undefined : { price, currency: String(data.currency ?? '') };
+}
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -92,30 +102,23 @@ export async function execute(
 			return { query, addressBookId, phones };
 		},
 		send: async ({ query, addressBookId, phones }, itemIndex) => {
-			const cost = async (extra: IDataObject) => {
-				const response = await client.request<IDataObject>({
-					method: 'GET',
-					path: '/sms/campaigns/cost',
-					query: { ...extra, ...query },
-					itemIndex,
-				});
-				return (response.data ?? {}) as IDataObject;
-			};
+			const cost = async (extra: IDataObject) =>
+				await client.requestValue(
+					{ method: 'GET', path: '/sms/campaigns/cost', query: { ...extra, ...query }, itemIndex },
+					'price',
+					priceIn,
+				);
 			if (addressBookId !== undefined) {
 				const data = await cost({ addressBookId });
-				return {
-					price: Number(data.price),
-					currency: data.currency as string,
-					addressBookId: String(addressBookId),
-				};
+				return { ...data, addressBookId: String(addressBookId) };
 			}
 			// Phones travel in the URL: long lists are priced in parts and summed.
 			let price = 0;
 			let currency = '';
 			for (const part of chunk(phones, MAX_PHONES_PER_QUERY)) {
 				const data = await cost({ phones: part });
-				price += Number(data.price);
-				currency = String(data.currency ?? currency);
+				price += data.price;
+				currency = data.currency;
 			}
 			return { price: Math.round(price * 1e6) / 1e6, currency, phones };
 		},
