@@ -229,8 +229,17 @@ describe('list operations: an unreadable answer is an error, never an empty list
 			{ result: true, data: { price: ' ', currency: 'USD' } },
 			'The answer to GET /sms/campaigns/cost holds no price: "{\\"result\\":true,\\"data\\":{\\"price\\":\\" \\",\\"currency\\":\\"USD\\"}}"',
 		],
+		[
+			// Read as an empty contact, this answer would look like a phone in the list with no data.
+			'Phone Number → Get',
+			sms,
+			{ resource: 'phoneNumber', operation: 'get', addressBookId: '21', phone: '380986235698' },
+			'/sms/numbers/info/21/380986235698',
+			[{ result: true }],
+			'The answer to GET /sms/numbers/info/21/380986235698 holds no contact: "{\\"result\\":true}"',
+		],
 	])(
-		'%s: a count, price or yes/no missing from the answer is an error, never NaN or a default',
+		'%s: a count, price, yes/no or contact missing from the answer is an error, never NaN or a default',
 		async (_label, node, operation, path, body, message) => {
 			sandbox.faults.add({ path, status: 200, body });
 			const result = await run(node, operation);

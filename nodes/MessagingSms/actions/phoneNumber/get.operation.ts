@@ -1,12 +1,12 @@
 import {
 	updateDisplayOptions,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
+import { isRecord } from '../../../shared/objects';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, phoneField, readId, readPhone } from '../../helpers/fields';
 
@@ -28,13 +28,17 @@ export async function execute(
 			return { addressBookId, phone };
 		},
 		send: async ({ addressBookId, phone }, itemIndex) => {
-			const response = await client.request<IDataObject>({
-				method: 'GET',
-				path: apiPath`/sms/numbers/info/${addressBookId}/${phone}`,
-				unwrapSingle: true,
-				itemIndex,
-			});
-			const data = (response.data ?? {}) as IDataObject;
+			// `[{ result: true, data: <contact> }]`: an answer without the contact is an error, not an empty contact.
+			const data = await client.requestValue(
+				{
+					method: 'GET',
+					path: apiPath`/sms/numbers/info/${addressBookId}/${phone}`,
+					unwrapSingle: true,
+					itemIndex,
+				},
+				'contact',
+				(body) => (isRecord(body) && isRecord(body.data) ? body.data : undefined),
+			);
 			return { phone, addressBookId: String(addressBookId), ...data };
 		},
 	});
