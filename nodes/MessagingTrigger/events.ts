@@ -1,5 +1,6 @@
-import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../shared/objects';
 import type { MessagingClient } from '../shared/transport/client';
 import { digest, type EventType } from './state';
 import { bounceList, bounceOutput, unsubscribeOutput } from '../shared/records/emailEvents';
@@ -24,76 +25,47 @@ export interface Page {
 	total?: number;
 }
 
-const asRecords = (value: unknown): IDataObject[] =>
-	Array.isArray(value)
-		? value.filter(
-				(entry): entry is IDataObject =>
-					typeof entry === 'object' && entry !== null && !Array.isArray(entry),
-			)
-		: [];
-
-/** GET /smtp/bounces/day answers `{total, emails, request_limit, found}`; a bare array is accepted too. */
+/**
+ * GET /smtp/bounces/day answers `{total, emails, request_limit, found}`; a bare array is accepted too. An answer
+ * without the list is the client's unreadable-answer error (as in the action nodes), and the poll moves nothing.
+ */
 export async function fetchBouncePage(
-	context: IPollFunctions,
 	client: MessagingClient,
 	offset: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
-	const body = await client.request<unknown>({
-		method: 'GET',
-		path: '/smtp/bounces/day',
-		query: { limit, offset },
-	});
-	const list = bounceList(body);
-	if (list) return list;
-	throw new NodeOperationError(
-		context.getNode(),
-		'Unexpected answer from GET /smtp/bounces/day: no list of bounces in it',
-		{
-			description: `The service answered: ${client.quoteAnswer(body)}`,
-		},
+	return await client.requestValue(
+		{ method: 'GET', path: '/smtp/bounces/day', query: { limit, offset } },
+		'list of bounces',
+		bounceList,
 	);
 }
 
 /** GET /smtp/bounces/day/total answers `{ total: int }`: how many bounces the 24-hour window holds right now. */
-export async function fetchBounceTotal(
-	context: IPollFunctions,
-	client: MessagingClient,
-): Promise<number> {
-	const body = await client.request<unknown>({ method: 'GET', path: '/smtp/bounces/day/total' });
-	const total = totalIn(body);
-	if (total !== undefined) return total;
-	throw new NodeOperationError(
-		context.getNode(),
-		'Unexpected answer from GET /smtp/bounces/day/total: no count of bounces in it',
-		{ description: `The service answered: ${client.quoteAnswer(body)}` },
+export async function fetchBounceTotal(client: MessagingClient): Promise<number> {
+	return await client.requestValue(
+		{ method: 'GET', path: '/smtp/bounces/day/total' },
+		'count of bounces',
+		totalIn,
 	);
 }
 
-/** GET /smtp/unsubscribe?date=YYYY-MM-DD answers a bare array of that day's entries. */
+/** GET /smtp/unsubscribe?date=YYYY-MM-DD answers a bare array of that day's entries (`{data: [...]}` is read too). */
 export async function fetchUnsubscribePage(
-	context: IPollFunctions,
 	client: MessagingClient,
 	day: string,
 	offset: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
-	const body = await client.request<unknown>({
-		method: 'GET',
-		path: '/smtp/unsubscribe',
-		query: { date: day, limit, offset },
-	});
-	if (Array.isArray(body)) return { records: asRecords(body) };
-	if (typeof body === 'object' && body !== null && Array.isArray((body as IDataObject).data)) {
-		return { records: asRecords((body as IDataObject).data) };
-	}
-	throw new NodeOperationError(
-		context.getNode(),
-		'Unexpected answer from GET /smtp/unsubscribe: no list of unsubscribed entries in it',
-		{
-			description: `The service answered: ${client.quoteAnswer(body)}`,
+	const records = await client.requestValue(
+		{ method: 'GET', path: '/smtp/unsubscribe', query: { date: day, limit, offset } },
+		'list of unsubscribed entries',
+		(body) => {
+			const list = isRecord(body) ? body.data : body;
+			return Array.isArray(list) ? list.filter(isRecord) : undefined;
 		},
 	);
+	return { records };
 }
 
 const BOUNCE_FIELDS = [

@@ -204,7 +204,6 @@ export async function pollEmail(
 		// A send time more than a day ahead of n8n's clock is bad data: it must not drag the retention floor along.
 		const plausible = dateToServiceTime(startedAt + DAY_MS, settings.timeZone);
 		bounceScan = await scanBounces(
-			context,
 			client,
 			bounceSeen,
 			previous?.bounce,
@@ -217,7 +216,6 @@ export async function pollEmail(
 	let unsubscribeScan: UnsubscribeScan | undefined;
 	if (watches('unsubscribe')) {
 		unsubscribeScan = await scanUnsubscribes(
-			context,
 			client,
 			unsubscribeSeen,
 			previous?.unsubscribe,
@@ -296,7 +294,6 @@ const secondOf = (time: string) => Number(time.slice(14, 16)) * 60 + Number(time
  * Reads the bounces: by their count when the state allows it (an idle poll: 2 requests), else the whole list.
  */
 async function scanBounces(
-	context: IPollFunctions,
 	client: MessagingClient,
 	seen: SeenSet,
 	previous: BounceState | undefined,
@@ -310,10 +307,10 @@ async function scanBounces(
 		limits.now >= fullReadAt &&
 		limits.now - fullReadAt < FULL_READ_EVERY_MS
 	) {
-		const counted = await countBounces(context, client, seen, previous?.newest, limits);
+		const counted = await countBounces(client, seen, previous?.newest, limits);
 		if (counted) return counted;
 	}
-	return await readAllBounces(context, client, seen, previous?.newest, mode, limits);
+	return await readAllBounces(client, seen, previous?.newest, mode, limits);
 }
 
 /**
@@ -325,15 +322,14 @@ async function scanBounces(
  * answers undefined and the whole list is read.
  */
 async function countBounces(
-	context: IPollFunctions,
 	client: MessagingClient,
 	seen: SeenSet,
 	newestBefore: string | undefined,
 	limits: { cap: number; deadline: number; plausible: string },
 ): Promise<BounceScan | undefined> {
-	const total = await fetchBounceTotal(context, client);
+	const total = await fetchBounceTotal(client);
 	if (total === 0) return { candidates: [], complete: true, newest: newestBefore };
-	const first = await fetchBouncePage(context, client, 0, 1);
+	const first = await fetchBouncePage(client, 0, 1);
 	const oldest = first.records.length === 1 ? listBounce(first.records[0]).time : undefined;
 	if (oldest === undefined || !isServiceTime(oldest)) return undefined;
 	// The list moved between the two requests (or counts differently): no guessing.
@@ -357,7 +353,7 @@ async function countBounces(
 	for (let pages = 0; ; pages++) {
 		if (pages >= MAX_PAGES || (pages > 0 && Date.now() > limits.deadline))
 			return { candidates, complete: false, newest };
-		const page = await fetchBouncePage(context, client, offset);
+		const page = await fetchBouncePage(client, offset);
 		for (const record of page.records) {
 			const event = listBounce(record);
 			// Forgotten already (older than the retention floor) or without a time: the full read decides.
@@ -382,7 +378,6 @@ async function countBounces(
 }
 
 async function readAllBounces(
-	context: IPollFunctions,
 	client: MessagingClient,
 	seen: SeenSet,
 	newestBefore: string | undefined,
@@ -400,7 +395,7 @@ async function readAllBounces(
 		if (pages >= MAX_PAGES || (mode !== 'baseline' && pages > 0 && Date.now() > deadline)) {
 			return { candidates, complete: false, newest };
 		}
-		const page = await fetchBouncePage(context, client, offset);
+		const page = await fetchBouncePage(client, offset);
 		for (const record of page.records) {
 			const event = listBounce(record);
 			const valid = isServiceTime(event.time);
@@ -454,7 +449,6 @@ interface UnsubscribeScan extends ScanResult {
 }
 
 async function scanUnsubscribes(
-	context: IPollFunctions,
 	client: MessagingClient,
 	seen: SeenSet,
 	previous: UnsubscribeState | undefined,
@@ -500,7 +494,7 @@ async function scanUnsubscribes(
 	let pages = 0;
 	for (const day of days) {
 		const known = mayProbe ? previous?.listed?.[day] : undefined;
-		if (known !== undefined && (await dayUnchanged(context, client, day, known))) {
+		if (known !== undefined && (await dayUnchanged(client, day, known))) {
 			pages++;
 			fullRead = false;
 			continue;
@@ -512,7 +506,7 @@ async function scanUnsubscribes(
 			if (pages >= MAX_PAGES || (mode !== 'baseline' && pages > 0 && Date.now() > deadline)) {
 				return { candidates, complete: false, from, listed, fullRead: false };
 			}
-			const page = await fetchUnsubscribePage(context, client, day, offset);
+			const page = await fetchUnsubscribePage(client, day, offset);
 			for (const record of page.records) {
 				const event = listUnsubscribe(record);
 				entries++;
@@ -542,18 +536,13 @@ async function scanUnsubscribes(
  * One request for a day already read in full: the entries from the last one held on. The day is unchanged when
  * exactly that entry comes back (new entries come after it; a removal moves it).
  */
-async function dayUnchanged(
-	context: IPollFunctions,
-	client: MessagingClient,
-	day: string,
-	known: string,
-): Promise<boolean> {
+async function dayUnchanged(client: MessagingClient, day: string, known: string): Promise<boolean> {
 	const [count, last] = known.split(':');
 	const entries = Number(count);
 	if (entries === 0) {
-		return (await fetchUnsubscribePage(context, client, day, 0, 1)).records.length === 0;
+		return (await fetchUnsubscribePage(client, day, 0, 1)).records.length === 0;
 	}
-	const page = await fetchUnsubscribePage(context, client, day, entries - 1, 2);
+	const page = await fetchUnsubscribePage(client, day, entries - 1, 2);
 	return page.records.length === 1 && listUnsubscribe(page.records[0]).key === last;
 }
 
@@ -590,14 +579,13 @@ async function sample(
 ): Promise<INodeExecutionData[][]> {
 	const events: ListedEvent[] = [];
 	if (settings.events.includes('bounce')) {
-		const first = await fetchBouncePage(context, client, 0);
+		const first = await fetchBouncePage(client, 0);
 		let records = first.records;
 		if (first.total !== undefined && first.total > records.length) {
-			records = (
-				await fetchBouncePage(context, client, Math.max(0, first.total - SAMPLE_SIZE), SAMPLE_SIZE)
-			).records;
+			records = (await fetchBouncePage(client, Math.max(0, first.total - SAMPLE_SIZE), SAMPLE_SIZE))
+				.records;
 		} else if (first.total === undefined && records.length === PAGE_SIZE) {
-			records = await readAll((offset) => fetchBouncePage(context, client, offset), records);
+			records = await readAll((offset) => fetchBouncePage(client, offset), records);
 		}
 		events.push(...records.slice(-SAMPLE_SIZE).map(listBounce));
 	}
@@ -605,10 +593,10 @@ async function sample(
 		const now = Date.now();
 		const today = dateToServiceTime(now, settings.timeZone).slice(0, 10);
 		const yesterday = dateToServiceTime(now - DAY_MS, settings.timeZone).slice(0, 10);
-		let records = await readAll((offset) => fetchUnsubscribePage(context, client, today, offset));
+		let records = await readAll((offset) => fetchUnsubscribePage(client, today, offset));
 		if (records.length < SAMPLE_SIZE)
 			records = [
-				...(await readAll((offset) => fetchUnsubscribePage(context, client, yesterday, offset))),
+				...(await readAll((offset) => fetchUnsubscribePage(client, yesterday, offset))),
 				...records,
 			];
 		events.push(...records.slice(-SAMPLE_SIZE).map(listUnsubscribe));

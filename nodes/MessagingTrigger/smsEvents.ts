@@ -1,41 +1,22 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { apiPath, type MessagingClient } from '../shared/transport/client';
 import { phoneInfo, type SmsEventType } from '../shared/records/sms';
 import { LEVEL, isFinalLevel, type Level } from './smsState';
 import { isRecord } from '../shared/objects';
 
-function unreadable(
-	context: IPollFunctions,
-	client: MessagingClient,
-	what: string,
-	body: unknown,
-): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `Unexpected answer from ${what}`, {
-		description: `The service answered: ${client.quoteAnswer(body)}`,
-	});
-}
-
 /** GET /sms/campaigns/list?dateFrom=…: the campaigns created since `dateFrom` (`{result, data: […]}`). */
 export async function listCampaigns(
-	context: IPollFunctions,
 	client: MessagingClient,
 	dateFrom: string,
 ): Promise<IDataObject[]> {
-	const body = await client.request<unknown>({
-		method: 'GET',
-		path: '/sms/campaigns/list',
-		query: { dateFrom },
-	});
-	const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
-	if (!Array.isArray(list) || !list.every(isRecord))
-		throw unreadable(context, client, 'GET /sms/campaigns/list: no list of campaigns in it', body);
-	return list;
+	return await client.requestList(
+		{ method: 'GET', path: '/sms/campaigns/list', query: { dateFrom } },
+		(body) => {
+			const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
+			return Array.isArray(list) && list.every(isRecord) ? list : undefined;
+		},
+	);
 }
 
 /**
@@ -43,30 +24,26 @@ export async function listCampaigns(
  * no longer knows the campaign (deleted meanwhile).
  */
 export async function readCampaign(
-	context: IPollFunctions,
 	client: MessagingClient,
 	id: string,
 ): Promise<IDataObject | 'gone'> {
 	// The client's errors are NodeApiError/NodeOperationError already: only "not found" is an answer here.
 	const answer = await client
-		.request<unknown>({
-			method: 'GET',
-			path: apiPath`/sms/campaigns/info/${id}`,
-			unwrapSingle: true,
-		})
+		.requestValue(
+			{ method: 'GET', path: apiPath`/sms/campaigns/info/${id}`, unwrapSingle: true },
+			'campaign with its phones',
+			(body) => {
+				const detail = isRecord(body) && isRecord(body.data) ? body.data : body;
+				return isRecord(detail) && Array.isArray(detail.task_phones_info) ? detail : undefined;
+			},
+		)
 		.then(
-			(body) => ({ body }),
+			(detail) => ({ detail }),
 			(error: unknown) => ({ error }),
 		);
-	if ('error' in answer) {
-		if (answer.error instanceof NodeApiError && answer.error.httpCode === '404') return 'gone';
-		throw answer.error;
-	}
-	const body = answer.body;
-	const detail = isRecord(body) && isRecord(body.data) ? body.data : body;
-	if (!isRecord(detail) || !Array.isArray(detail.task_phones_info))
-		throw unreadable(context, client, `GET /sms/campaigns/info/${id}: no phones in it`, body);
-	return detail;
+	if ('detail' in answer) return answer.detail;
+	if (answer.error instanceof NodeApiError && answer.error.httpCode === '404') return 'gone';
+	throw answer.error;
 }
 
 export interface CampaignPhone {

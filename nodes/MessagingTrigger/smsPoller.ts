@@ -130,7 +130,7 @@ export async function pollSms(
 
 	const now = dateToServiceTime(startedAt, settings.timeZone);
 	const listFrom = dateToServiceTime(startedAt - lookBackMs, settings.timeZone);
-	const listed = await listCampaigns(context, client, listFrom);
+	const listed = await listCampaigns(client, listFrom);
 	const baseline = new Set<string>();
 	for (const campaign of listed) {
 		const id = String(campaign.id ?? '');
@@ -173,7 +173,7 @@ export async function pollSms(
 			more = true;
 			continue;
 		}
-		const detail = await readCampaign(context, client, id);
+		const detail = await readCampaign(client, id);
 		if (detail === 'gone') {
 			context.logger.info(`${node}: SMS campaign ${id} no longer exists (deleted): not followed`);
 			delete campaigns[id];
@@ -240,7 +240,7 @@ export async function sampleSms(
 	const startedAt = Date.now();
 	const now = dateToServiceTime(startedAt, settings.timeZone);
 	const listFrom = dateToServiceTime(startedAt - settings.lookBackDays * DAY_MS, settings.timeZone);
-	const newest = (await listCampaigns(context, client, listFrom))
+	const newest = (await listCampaigns(client, listFrom))
 		.map((campaign) => ({
 			id: String(campaign.id ?? ''),
 			sendDate: String(campaign.send_date ?? ''),
@@ -252,7 +252,7 @@ export async function sampleSms(
 		.slice(0, SAMPLE_CAMPAIGNS);
 	const items: INodeExecutionData[] = [];
 	for (const campaign of newest) {
-		const detail = await readCampaign(context, client, campaign.id);
+		const detail = await readCampaign(client, campaign.id);
 		if (detail === 'gone') continue;
 		for (const phone of sortedPhones(detail)) {
 			const event = currentEvent(phone);

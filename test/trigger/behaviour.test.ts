@@ -303,6 +303,35 @@ describe('errors', () => {
 		expect(emails(await trigger.poll())).toEqual([]);
 	});
 
+	test.each([
+		['/smtp/bounces/day/total', { total: 'n/a' }, 'count of bounces'],
+		['/smtp/bounces/day', { total: 1, request_limit: 100 }, 'list of bounces'],
+		['/smtp/unsubscribe', { data: null }, 'list of unsubscribed entries'],
+	])(
+		'GET %s answered by JSON without what the trigger reads (a proxy): the poll fails quoting it, moves nothing, and the next poll emits each event once',
+		async (path, body, what) => {
+			const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe']));
+			await trigger.activate();
+			await trigger.poll();
+			await addBounces(sandbox, [{ email_to: 'q1@bounce.test', send_date: '2026-03-10 07:59:00' }]);
+			await addUnsubscribes(sandbox, [{ email: 'q2@example.com', date: '2026-03-10 07:59:00' }]);
+			const stored = trigger.stored();
+			sandbox.faults.add({ path, method: 'GET', status: 200, body, times: 1 });
+			const failed = await trigger.poll();
+			expect(failed.items).toEqual([]);
+			expect(failed.error?.constructor.name).toBe('NodeApiError');
+			expect(failed.error?.message).toBe(
+				`The answer to GET ${path} holds no ${what}: ${JSON.stringify(JSON.stringify(body))}`,
+			);
+			expect(trigger.stored()).toEqual(stored);
+			expect(emails(await trigger.poll())).toEqual([
+				'bounce q1@bounce.test',
+				'unsubscribe q2@example.com',
+			]);
+			expect(emails(await trigger.poll())).toEqual([]);
+		},
+	);
+
 	test('bad configuration fails at activation, before any request', async () => {
 		const since = sandbox.log.lastSeq();
 		const noEvents = await harness(sandbox, parameters([])).activate();

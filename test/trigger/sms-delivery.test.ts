@@ -379,6 +379,32 @@ test('a campaign deleted while followed is dropped, the poll goes on', async () 
 	expect(Object.keys(smsState(trigger).campaigns as IDataObject)).toEqual([kept]);
 });
 
+test.each([
+	['the campaign list', '/sms/campaigns/list', { result: true, data: null }, 'list of records'],
+	['a campaign', '/sms/campaigns/info/:id', [{ result: true }], 'campaign with its phones'],
+])(
+	'%s answered by JSON without what the trigger reads (a proxy): the poll fails quoting it and moves nothing',
+	async (_what, pathPattern, body, what) => {
+		const trigger = harness(sandbox, sms());
+		await trigger.activate();
+		const id = await sendCampaign(sandbox, ['380671234563']); // sent 08:02, final 08:03
+		setNow('2026-03-10T08:05:00Z');
+		const path = pathPattern.replace(':id', id);
+		const stored = trigger.stored();
+		sandbox.faults.add({ path, method: 'GET', status: 200, body, times: 1 });
+		const failed = await trigger.poll();
+		expect(failed.items).toEqual([]);
+		expect(failed.error?.message).toBe(
+			`The answer to GET ${path} holds no ${what}: ${JSON.stringify(JSON.stringify(Array.isArray(body) ? body[0] : body))}`,
+		);
+		expect(trigger.stored()).toEqual(stored);
+		expect(smsEvents(await trigger.poll())).toEqual([
+			`smsSent ${id} 380671234563`,
+			`smsDelivered ${id} 380671234563`,
+		]);
+	},
+);
+
 test('Fetch Test Event returns the newest statuses and moves nothing', async () => {
 	const trigger = harness(sandbox, sms());
 	await trigger.activate();

@@ -243,11 +243,6 @@ export class MessagingClient {
 		return value;
 	}
 
-	/** The answer's first characters for an error, with the credential's secrets masked (see answerPreview). */
-	quoteAnswer(body: unknown): string {
-		return answerPreview(body, this.secrets);
-	}
-
 	/**
 	 * Limit/offset lists as n8n users know them: all records, or the first `limit`. Stops on a short page and
 	 * refuses to go past a hard cap of pages. `extract` returns the page's records, or undefined when the answer
