@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from './items';
+import { quoteValue } from './parameters';
 
 /**
  * The service takes dates as `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`) with no zone, in the account's time zone.
@@ -134,16 +135,8 @@ export function readDateParameter(
 		return dateParameterToService(value, context.getTimezone(), dayOnly);
 	} catch (error) {
 		const problem =
-			error instanceof DateProblem ? error.message : `${describe(value)} is not a date`;
+			error instanceof DateProblem ? error.message : `${quoteValue(value)} is not a date`;
 		throw invalidInput(context, itemIndex, displayName, problem);
-	}
-}
-
-function describe(value: unknown): string {
-	try {
-		return JSON.stringify(value) ?? String(value);
-	} catch {
-		return String(value);
 	}
 }
 

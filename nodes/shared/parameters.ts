@@ -215,13 +215,14 @@ function asText(
 }
 
 export function describeValue(value: unknown): string {
-	if (Array.isArray(value)) return `a list (${preview(value)})`;
+	if (Array.isArray(value)) return `a list (${quoteValue(value)})`;
 	if (typeof value === 'number') return String(value);
-	if (value !== null && typeof value === 'object') return `an object (${preview(value)})`;
+	if (value !== null && typeof value === 'object') return `an object (${quoteValue(value)})`;
 	return typeof value;
 }
 
-function preview(value: unknown): string {
+/** A value as it appears in an error ("got …"): its JSON, shortened to 60 characters. */
+export function quoteValue(value: unknown): string {
 	let text: string;
 	try {
 		text = JSON.stringify(value) ?? String(value);

@@ -44,11 +44,11 @@ describe('RequestPacer', () => {
 		expect(pacer.onRateLimited(starts[9])).toBe(false);
 		expect(pacer.currentCredit).toBe(10);
 		expect(pacer.currentWindowMs).toBe(PACING.window.initialMs + PACING.window.widenMs);
-		pacer.onAccepted(starts[0]);
+		pacer.onAccepted();
 		expect(pacer.currentWindowMs).toBe(
 			PACING.window.initialMs + PACING.window.widenMs - PACING.window.narrowMs,
 		);
-		for (let index = 0; index < 1000; index++) pacer.onAccepted(starts[0]);
+		for (let index = 0; index < 1000; index++) pacer.onAccepted();
 		expect(pacer.currentWindowMs).toBe(PACING.window.minMs);
 	});
 
@@ -74,14 +74,14 @@ describe('RequestPacer', () => {
 		for (let index = 0; index < 7; index++) pacer.onRateLimited(start);
 		const cut = pacer.currentCredit;
 		expect(cut).toBeCloseTo(10 * PACING.cut ** 7, 10); // ~2.1
-		pacer.onAccepted(start);
+		pacer.onAccepted();
 		expect(pacer.currentCredit).toBeCloseTo(cut + PACING.growth / cut ** 2, 10);
 		// Answered window by window (as many answers as the credit): back to the full limit within three windows,
 		// where the pace right after the cut (growth / credit per window) would take more than twenty.
 		let windows = 0;
 		while (pacer.currentCredit < 10 && windows < 10) {
 			const answers = Math.floor(pacer.currentCredit);
-			for (let answer = 0; answer < answers; answer++) pacer.onAccepted(start);
+			for (let answer = 0; answer < answers; answer++) pacer.onAccepted();
 			windows++;
 		}
 		expect(windows).toBeLessThanOrEqual(3);
@@ -90,7 +90,7 @@ describe('RequestPacer', () => {
 		// A rate-limit answer starts the slow phase again.
 		pacer.onRateLimited(start);
 		const afterCut = pacer.currentCredit;
-		pacer.onAccepted(start);
+		pacer.onAccepted();
 		expect(pacer.currentCredit - afterCut).toBeCloseTo(PACING.growth / afterCut ** 2, 10);
 	});
 

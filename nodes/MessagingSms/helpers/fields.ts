@@ -4,7 +4,7 @@ import { invalidInput } from '../../shared/items';
 import { batchingField as sharedBatchingField } from '../../shared/bulk';
 import { DEFAULT_BATCH_SIZE } from './bulk';
 import { parsePhones } from '../../shared/phones';
-import { readParameter } from '../../shared/parameters';
+import { quoteValue, readParameter } from '../../shared/parameters';
 
 /** Field builders shared by the SMS operations (each operation adds its own displayOptions). */
 
@@ -99,7 +99,7 @@ export function readId(
 			context,
 			itemIndex,
 			displayName,
-			`must be a positive whole number (got ${JSON.stringify(raw)})`,
+			`must be a positive whole number (got ${quoteValue(raw)})`,
 		);
 	}
 	return id;

@@ -182,7 +182,7 @@ export class MessagingClient {
 						},
 					};
 				} else if (!failureIn200(body, request.resultFalseIsAnswer)) {
-					this.pacer.onAccepted(start);
+					this.pacer.onAccepted();
 					return this.unwrap(body, request) as T;
 				} else {
 					failure = { status: answer.statusCode, body };

@@ -113,7 +113,7 @@ export class RequestPacer {
 	}
 
 	/** The service accepted (or at least did not rate-limit) this start. */
-	onAccepted(_start?: PacedStart) {
+	onAccepted() {
 		if (!this.paces) return;
 		this.windowMs = Math.max(PACING.window.minMs, this.windowMs - PACING.window.narrowMs);
 		const credit = Math.max(1, this.credit);

@@ -17,7 +17,7 @@ import {
 	readAttachments,
 	type PlannedBinary,
 } from '../../helpers/attachments';
-import { readParameter, readText } from '../../../shared/parameters';
+import { quoteValue, readParameter, readText } from '../../../shared/parameters';
 import {
 	readVariables,
 	VariableError,
@@ -239,7 +239,7 @@ function readRecipients(
 function templateVariable({ name, value }: VariableEntry): [string, unknown] {
 	if (value !== null && typeof value === 'object') {
 		throw new VariableError(
-			`variable "${name}" must be text, a number or a boolean (got ${JSON.stringify(value)})`,
+			`variable "${name}" must be text, a number or a boolean (got ${quoteValue(value)})`,
 		);
 	}
 	return [name, value === undefined ? '' : value];
