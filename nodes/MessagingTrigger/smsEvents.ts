@@ -1,7 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { apiPath, type MessagingClient } from '../shared/transport/client';
-import { phoneInfo, type SmsEventType } from '../shared/records/sms';
+import { campaignDetailIn, dataList, phoneInfo, type SmsEventType } from '../shared/records/sms';
 import { LEVEL, isFinalLevel, type Level } from './smsState';
 import { isRecord } from '../shared/objects';
 
@@ -12,10 +12,7 @@ export async function listCampaigns(
 ): Promise<IDataObject[]> {
 	return await client.requestList(
 		{ method: 'GET', path: '/sms/campaigns/list', query: { dateFrom } },
-		(body) => {
-			const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
-			return Array.isArray(list) && list.every(isRecord) ? list : undefined;
-		},
+		dataList,
 	);
 }
 
@@ -32,10 +29,7 @@ export async function readCampaign(
 		.requestValue(
 			{ method: 'GET', path: apiPath`/sms/campaigns/info/${id}`, unwrapSingle: true },
 			'campaign with its phones',
-			(body) => {
-				const detail = isRecord(body) && isRecord(body.data) ? body.data : body;
-				return isRecord(detail) && Array.isArray(detail.task_phones_info) ? detail : undefined;
-			},
+			campaignDetailIn,
 		)
 		.then(
 			(detail) => ({ detail }),

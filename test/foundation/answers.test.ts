@@ -166,6 +166,12 @@ describe('list operations: an unreadable answer is an error, never an empty list
 			'The answer to GET /sms/campaigns/list holds no list of records: "{\\"result\\":true,\\"data\\":null}"',
 		],
 		[
+			{ resource: 'senderId', operation: 'getAll' },
+			'/sms/senders',
+			{ result: true, data: ['MyShop'] },
+			'The answer to GET /sms/senders holds no list of records: "{\\"result\\":true,\\"data\\":[\\"MyShop\\"]}"',
+		],
+		[
 			{ resource: 'blacklist', operation: 'getAll', returnAll: true },
 			'/sms/black_list',
 			{ result: true },
@@ -238,8 +244,17 @@ describe('list operations: an unreadable answer is an error, never an empty list
 			[{ result: true }],
 			'The answer to GET /sms/numbers/info/21/380986235698 holds no contact: "{\\"result\\":true}"',
 		],
+		[
+			// Read as a campaign without phones, this answer would hide every delivery status.
+			'Campaign → Get',
+			sms,
+			{ resource: 'campaign', operation: 'get', campaignId: '77' },
+			'/sms/campaigns/info/77',
+			[{ result: true, data: { id: 77 } }],
+			'The answer to GET /sms/campaigns/info/77 holds no campaign with its phones: "{\\"result\\":true,\\"data\\":{\\"id\\":77}}"',
+		],
 	])(
-		'%s: a count, price, yes/no or contact missing from the answer is an error, never NaN or a default',
+		'%s: a count, price, yes/no, contact or campaign missing from the answer is an error, never NaN or a default',
 		async (_label, node, operation, path, body, message) => {
 			sandbox.faults.add({ path, status: 200, body });
 			const result = await run(node, operation);

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../objects';
 import { phoneToString } from '../phones';
 import { serviceTimeToDate } from '../serviceTime';
 import { numberOrNull, serviceNumber, textOrNull } from './values';
@@ -46,6 +47,15 @@ export function phoneInfo(raw: IDataObject): IDataObject {
 	return record;
 }
 
+/**
+ * GET /sms/campaigns/info/{id} answers `[{ result: true, data: <campaign detail> }]` (the detail bare is read too):
+ * the detail with its phones, or undefined when the answer holds none (for `client.requestValue`).
+ */
+export function campaignDetailIn(body: unknown): IDataObject | undefined {
+	const detail = isRecord(body) && isRecord(body.data) ? body.data : body;
+	return isRecord(detail) && Array.isArray(detail.task_phones_info) ? detail : undefined;
+}
+
 export function campaignDetail(raw: IDataObject): IDataObject {
 	const record = campaignListItem(raw);
 	const phones = Array.isArray(raw.task_phones_info) ? (raw.task_phones_info as IDataObject[]) : [];
@@ -68,13 +78,12 @@ export function blacklistEntry(raw: IDataObject): IDataObject {
 }
 
 /**
- * `{result, data: [...]}` or a bare array → the records; undefined when the answer holds no list (an extractor for
- * `client.requestList`, which makes that an error rather than an empty list).
+ * `{result, data: [...]}` or a bare array → the records; undefined when the answer holds no list of records (an
+ * extractor for `client.requestList`, which makes that an error rather than an empty list).
  */
 export function dataList(body: unknown): IDataObject[] | undefined {
-	if (Array.isArray(body)) return body as IDataObject[];
-	const data = (body as IDataObject | undefined)?.data;
-	return Array.isArray(data) ? (data as IDataObject[]) : undefined;
+	const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
+	return Array.isArray(list) && list.every(isRecord) ? list : undefined;
 }
 
 export type SmsEventType = 'smsSent' | 'smsDelivered' | 'smsNotDelivered';

@@ -1,6 +1,5 @@
 import {
 	updateDisplayOptions,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
@@ -8,7 +7,7 @@ import {
 import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { readId } from '../../helpers/fields';
-import { campaignDetail } from '../../../shared/records/sms';
+import { campaignDetail, campaignDetailIn } from '../../../shared/records/sms';
 import { campaignIdField } from './shared';
 
 export const description = updateDisplayOptions(
@@ -23,13 +22,12 @@ export async function execute(
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign'),
 		send: async (id, itemIndex) => {
-			const response = await client.request<IDataObject>({
-				method: 'GET',
-				path: apiPath`/sms/campaigns/info/${id}`,
-				unwrapSingle: true,
-				itemIndex,
-			});
-			return campaignDetail((response.data ?? response) as IDataObject);
+			const detail = await client.requestValue(
+				{ method: 'GET', path: apiPath`/sms/campaigns/info/${id}`, unwrapSingle: true, itemIndex },
+				'campaign with its phones',
+				campaignDetailIn,
+			);
+			return campaignDetail(detail);
 		},
 	});
 }
