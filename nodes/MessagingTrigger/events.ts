@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord } from '../shared/objects';
+import { isRecord, recordList } from '../shared/objects';
 import type { MessagingClient } from '../shared/transport/client';
 import { digest, type EventType } from './state';
 import { bounceList, bounceOutput, unsubscribeOutput } from '../shared/records/emailEvents';
@@ -60,10 +60,7 @@ export async function fetchUnsubscribePage(
 	const records = await client.requestValue(
 		{ method: 'GET', path: '/smtp/unsubscribe', query: { date: day, limit, offset } },
 		'list of unsubscribed entries',
-		(body) => {
-			const list = isRecord(body) ? body.data : body;
-			return Array.isArray(list) ? list.filter(isRecord) : undefined;
-		},
+		(body) => recordList(isRecord(body) ? body.data : body),
 	);
 	return { records };
 }

@@ -3,7 +3,6 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import { apiPath, type MessagingClient } from '../shared/transport/client';
 import { campaignDetailIn, dataList, phoneInfo, type SmsEventType } from '../shared/records/sms';
 import { LEVEL, isFinalLevel, type Level } from './smsState';
-import { isRecord } from '../shared/objects';
 
 /** GET /sms/campaigns/list?dateFrom=…: the campaigns created since `dateFrom` (`{result, data: […]}`). */
 export async function listCampaigns(
@@ -49,8 +48,8 @@ export interface CampaignPhone {
 
 /** The campaign's phones sorted by number (the order levels are stored in), whatever order the service used. */
 export function sortedPhones(detail: IDataObject): CampaignPhone[] {
-	return (detail.task_phones_info as unknown[])
-		.filter(isRecord)
+	// campaignDetailIn let only a list of records through.
+	return (detail.task_phones_info as IDataObject[])
 		.map((raw, index) => {
 			const info = phoneInfo(raw);
 			return {

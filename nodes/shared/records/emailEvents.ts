@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { dateToServiceTime, serviceTimeToDate } from '../serviceTime';
-import { isRecord } from '../objects';
+import { isRecord, recordList } from '../objects';
 import { numberOrNull, serviceNumber, textOrNull } from './values';
 
 /** 5xx (or a 5.x.x subcode) is a permanent failure, 4xx a temporary one. */
@@ -80,11 +80,9 @@ export function unsubscribeOutput(record: IDataObject, timeZone: string): IDataO
  * when the answer holds no list of bounces, so the caller can report an unreadable answer.
  */
 export function bounceList(body: unknown): { records: IDataObject[]; total?: number } | undefined {
-	if (Array.isArray(body)) return { records: body.filter(isRecord) };
-	if (isRecord(body) && Array.isArray(body.emails)) {
-		return { records: body.emails.filter(isRecord), total: serviceNumber(body.total) };
-	}
-	return undefined;
+	const records = recordList(isRecord(body) ? body.emails : body);
+	if (!records) return undefined;
+	return isRecord(body) ? { records, total: serviceNumber(body.total) } : { records };
 }
 
 /**

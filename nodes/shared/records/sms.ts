@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord } from '../objects';
+import { isRecord, recordList } from '../objects';
 import { phoneToString } from '../phones';
 import { serviceTimeToDate } from '../serviceTime';
 import { numberOrNull, serviceNumber, textOrNull } from './values';
@@ -53,7 +53,7 @@ export function phoneInfo(raw: IDataObject): IDataObject {
  */
 export function campaignDetailIn(body: unknown): IDataObject | undefined {
 	const detail = isRecord(body) && isRecord(body.data) ? body.data : body;
-	return isRecord(detail) && Array.isArray(detail.task_phones_info) ? detail : undefined;
+	return isRecord(detail) && recordList(detail.task_phones_info) ? detail : undefined;
 }
 
 export function campaignDetail(raw: IDataObject): IDataObject {
@@ -82,8 +82,7 @@ export function blacklistEntry(raw: IDataObject): IDataObject {
  * extractor for `client.requestList`, which makes that an error rather than an empty list).
  */
 export function dataList(body: unknown): IDataObject[] | undefined {
-	const list = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
-	return Array.isArray(list) && list.every(isRecord) ? list : undefined;
+	return recordList(Array.isArray(body) ? body : isRecord(body) ? body.data : undefined);
 }
 
 export type SmsEventType = 'smsSent' | 'smsDelivered' | 'smsNotDelivered';
