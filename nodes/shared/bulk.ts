@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { numberFromText } from './fields';
+import { checkWholeNumber } from './fields';
 import { errorJson, forEveryItem, inInputOrder, invalidInput, pairedTo, sendAll } from './items';
-import { describeValue, readParameter } from './parameters';
+import { readParameter } from './parameters';
 import type { MessagingClient } from './transport/client';
 
 /**
@@ -103,22 +103,11 @@ export function readBatching(
 ): Batching {
 	const options = readParameter(context, 'batching', 0, {}) as IDataObject;
 	const given = options.batchSize;
-	const batchSize =
-		given === undefined || given === null || given === '' ? defaultSize : numberFromText(given);
-	if (
-		typeof batchSize !== 'number' ||
-		!Number.isSafeInteger(batchSize) ||
-		batchSize < 1 ||
-		batchSize > maxSize
-	) {
-		const range = Number.isFinite(maxSize) ? `from 1 to ${maxSize}` : 'of at least 1';
-		throw invalidInput(
-			context,
-			0,
-			'Batch Size',
-			`must be a whole number ${range} (got ${describeValue(given)})`,
-		);
-	}
+	const batchSize = checkWholeNumber(
+		given === undefined || given === null || given === '' ? defaultSize : given,
+		{ min: 1, max: maxSize },
+		(problem) => invalidInput(context, 0, 'Batch Size', problem),
+	);
 	return { combineItems: options.combineItems !== false, batchSize };
 }
 

@@ -46,16 +46,11 @@ export function readReturnAllAndLimit(
 ): { returnAll: boolean; limit: number } {
 	const returnAll = readParameter(context, 'returnAll', itemIndex, false) === true;
 	if (returnAll) return { returnAll, limit: Infinity };
-	const raw = readParameter(context, 'limit', itemIndex, 50);
-	const limit = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-	if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
-		throw invalidInput(
-			context,
-			itemIndex,
-			'Limit',
-			`must be a whole number of at least 1 (got ${describeValue(raw)})`,
-		);
-	}
+	const limit = checkWholeNumber(
+		readParameter(context, 'limit', itemIndex, 50),
+		{ min: 1 },
+		(problem) => invalidInput(context, itemIndex, 'Limit', problem),
+	);
 	return { returnAll, limit };
 }
 
@@ -104,6 +99,29 @@ export function numberFromText(value: unknown): unknown {
 }
 
 /**
+ * A whole-number option checked the same way everywhere (Limit, Batch Size, Max Concurrent Requests, Max Events
+ * per Poll): an expression can give what the editor's minimum and maximum would not allow. Text holding a whole
+ * number is read as that number; `fail` raises the problem its own way (an item's error or the trigger's).
+ */
+export function checkWholeNumber(
+	given: unknown,
+	range: { min: number; max?: number },
+	fail: (problem: string) => Error,
+): number {
+	const value = numberFromText(given);
+	const max = range.max ?? Infinity;
+	if (
+		typeof value === 'number' &&
+		Number.isSafeInteger(value) &&
+		value >= range.min &&
+		value <= max
+	)
+		return value;
+	const bounds = Number.isFinite(max) ? `from ${range.min} to ${max}` : `of at least ${range.min}`;
+	throw fail(`must be a whole number ${bounds} (got ${describeValue(given)})`);
+}
+
+/**
  * Max Requests per Second, checked the same way for the action nodes and the polling triggers (each raises the
  * problem its own way: the triggers have no input item to name). An expression can give what the editor's
  * minimum would not allow.
@@ -128,18 +146,10 @@ export function readRequestOptions(context: IExecuteFunctions): {
 	const requestsPerSecond = checkRequestsPerSecond(options.requestsPerSecond, (problem) =>
 		invalidInput(context, 0, 'Max Requests per Second', problem),
 	);
-	const concurrency = numberFromText(options.maxConcurrency ?? DEFAULT_CONCURRENCY);
-	if (
-		typeof concurrency !== 'number' ||
-		!Number.isSafeInteger(concurrency) ||
-		concurrency < 1 ||
-		concurrency > 50
-	)
-		throw invalidInput(
-			context,
-			0,
-			'Max Concurrent Requests',
-			`must be a whole number from 1 to 50 (got ${describeValue(options.maxConcurrency)})`,
-		);
+	const concurrency = checkWholeNumber(
+		options.maxConcurrency ?? DEFAULT_CONCURRENCY,
+		{ min: 1, max: 50 },
+		(problem) => invalidInput(context, 0, 'Max Concurrent Requests', problem),
+	);
 	return { requestsPerSecond, concurrency };
 }

@@ -5,6 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { checkWholeNumber } from './fields';
 import { describeValue } from './parameters';
 import { assertTimeZone } from './serviceTime';
 
@@ -65,14 +66,11 @@ export function readMaxEventsPerPoll(
 	options: IDataObject,
 	defaultValue: number,
 ): number {
-	const maxEventsPerPoll = Number(options.maxEventsPerPoll ?? defaultValue);
-	if (!Number.isInteger(maxEventsPerPoll) || maxEventsPerPoll < 1) {
-		throw new NodeOperationError(
-			node,
-			`Max Events per Poll: must be a whole number of at least 1, not ${String(options.maxEventsPerPoll)}`,
-		);
-	}
-	return maxEventsPerPoll;
+	return checkWholeNumber(
+		options.maxEventsPerPoll ?? defaultValue,
+		{ min: 1 },
+		(problem) => new NodeOperationError(node, `Max Events per Poll: ${problem}`),
+	);
 }
 
 /** The Events setting as a list (an expression may give one value). */

@@ -363,17 +363,23 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		[
 			'Max Events per Poll 0',
 			{ events: ['bounce'], options: { maxEventsPerPoll: 0 } },
-			'Max Events per Poll: must be a whole number of at least 1, not 0',
+			'Max Events per Poll: must be a whole number of at least 1 (got 0)',
 		],
 		[
 			'Max Events per Poll 2.5',
 			{ events: ['unsubscribe'], options: { maxEventsPerPoll: 2.5 } },
-			'Max Events per Poll: must be a whole number of at least 1, not 2.5',
+			'Max Events per Poll: must be a whole number of at least 1 (got 2.5)',
 		],
 		[
 			'Max Events per Poll "abc" (expression)',
 			{ events: ['bounce'], options: { maxEventsPerPoll: '={{ "abc" }}' } },
-			'Max Events per Poll: must be a whole number of at least 1, not abc',
+			'Max Events per Poll: must be a whole number of at least 1 (got string)',
+		],
+		[
+			// Number() would read "0x10" as 16; every number option refuses it.
+			'Max Events per Poll "0x10" (expression)',
+			{ events: ['bounce'], options: { maxEventsPerPoll: '={{ "0x10" }}' } },
+			'Max Events per Poll: must be a whole number of at least 1 (got string)',
 		],
 		[
 			'SMS Look-Back 0 days',
@@ -403,7 +409,7 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		[
 			'SMS Max Events per Poll -1',
 			{ events: ['smsNotDelivered'], options: { maxEventsPerPoll: -1 } },
-			'Max Events per Poll: must be a whole number of at least 1, not -1',
+			'Max Events per Poll: must be a whole number of at least 1 (got -1)',
 		],
 	];
 	// test/trigger/poll-harness.ts does not take an isolate for the poll as n8n's PollTriggerExecutor does, so
