@@ -6,6 +6,8 @@ import {
 } from 'n8n-workflow';
 
 import { clientForPoll } from '../shared/client-factory';
+import { numberFromText } from '../shared/fields';
+import { describeValue } from '../shared/parameters';
 import { DAY_MS, dateToServiceTime, isServiceTime } from '../shared/serviceTime';
 import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../shared/triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../shared/records/sms';
@@ -42,15 +44,18 @@ export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: numbe
 	const node = context.getNode();
 	const events = chosenEvents(context.getNodeParameter('events', [])).filter(isSmsEvent);
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const lookBackDays = Number(options.smsLookBackDays ?? DEFAULT_SMS_LOOK_BACK_DAYS);
+	// Days may be fractional (0.5); text holding a number is read as the other number options read it.
+	const givenDays = options.smsLookBackDays ?? DEFAULT_SMS_LOOK_BACK_DAYS;
+	const lookBackDays = numberFromText(givenDays);
 	if (
+		typeof lookBackDays !== 'number' ||
 		!Number.isFinite(lookBackDays) ||
 		lookBackDays <= 0 ||
 		lookBackDays > MAX_SMS_LOOK_BACK_DAYS
 	) {
 		throw new NodeOperationError(
 			node,
-			`SMS Look-Back (Days): must be more than 0 and at most ${MAX_SMS_LOOK_BACK_DAYS}, not ${String(options.smsLookBackDays)}`,
+			`SMS Look-Back (Days): must be more than 0 and at most ${MAX_SMS_LOOK_BACK_DAYS} (got ${describeValue(givenDays)})`,
 		);
 	}
 	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, defaultMaxEvents);

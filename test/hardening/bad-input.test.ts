@@ -392,6 +392,11 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 			'SMS Look-Back (Days): must be more than 0',
 		],
 		[
+			'SMS Look-Back "0x10" (expression)',
+			{ events: ['smsSent'], options: { smsLookBackDays: '={{ "0x10" }}' } },
+			'SMS Look-Back (Days): must be more than 0 and at most 30 (got string)',
+		],
+		[
 			'Max Requests per Second "abc" (expression)',
 			{ events: ['bounce'], requestOptions: { requestsPerSecond: '={{ "abc" }}' } },
 			'Max Requests per Second: must be a number of at least 0 (got string)',
