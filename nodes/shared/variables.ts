@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidInput } from './items';
-import { readParameter } from './parameters';
+import { quoteValue, readParameter } from './parameters';
 import { isRecord } from './objects';
 
 /**
@@ -138,7 +138,7 @@ export function variableEntries(
 		return parsed.map((entry, index) => {
 			if (!isRecord(entry))
 				throw new VariableError(
-					`entry ${index + 1} of the list must be an object ${shape} (got ${JSON.stringify(entry)})`,
+					`entry ${index + 1} of the list must be an object ${shape} (got ${quoteValue(entry)})`,
 				);
 			return entryOf(entry.name, entry.type, entry.value);
 		});

@@ -7,6 +7,7 @@ import {
 	type VariableEntry,
 	type VariablesInput,
 } from '../../shared/variables';
+import { quoteValue } from '../../shared/parameters';
 
 /** SMS contact variables: the shared variables fields, typed, with the reference's rules for their values. */
 
@@ -53,7 +54,7 @@ export function checkVariable(name: unknown, type: unknown, value: unknown): Typ
 	if (type === 'date') {
 		if (!isServiceDay(value)) {
 			throw new VariableError(
-				`variable "${label}" is a date, so its value must be YYYY-MM-DD with no time (got ${JSON.stringify(value)})`,
+				`variable "${label}" is a date, so its value must be YYYY-MM-DD with no time (got ${quoteValue(value)})`,
 			);
 		}
 		return { name: label, type, value };
@@ -63,13 +64,13 @@ export function checkVariable(name: unknown, type: unknown, value: unknown): Typ
 		if (typeof value === 'string' && NUMBER.test(value.trim()))
 			return { name: label, type, value: Number(value.trim()) };
 		throw new VariableError(
-			`variable "${label}" is a number, so its value must be a number (got ${JSON.stringify(value)})`,
+			`variable "${label}" is a number, so its value must be a number (got ${quoteValue(value)})`,
 		);
 	}
 	if (typeof value === 'string') return { name: label, type, value };
 	if (typeof value === 'number' && Number.isFinite(value)) return { name: label, type, value };
 	throw new VariableError(
-		`variable "${label}" is a string; its value must be text, a number or a date (got ${JSON.stringify(value)})`,
+		`variable "${label}" is a string; its value must be text, a number or a date (got ${quoteValue(value)})`,
 	);
 }
 
@@ -127,7 +128,7 @@ function namedVariable({ name, value }: VariableEntry): NamedVariable {
 		throw new VariableError(`variable "${name}" has no value`);
 	if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
 		throw new VariableError(
-			`variable "${name}" must be text, a number or a date (got ${JSON.stringify(value)})`,
+			`variable "${name}" must be text, a number or a date (got ${quoteValue(value)})`,
 		);
 	}
 	return { name, value };
