@@ -122,10 +122,15 @@ async function settled<T>(read: () => Promise<T>, expected: T): Promise<T> {
 
 /** After a failed test: back to the canvas, so the next panel starts clean. */
 async function closePanel() {
-	if (await page.getByTestId('node-creator').isVisible()) {
+	// Escape leaves one level of the nodes panel at a time (a node's details, the search, the panel itself).
+	for (let press = 0; press < 4 && (await page.getByTestId('node-creator').isVisible()); press++) {
 		await page.keyboard.press('Escape');
-		await page.getByTestId('node-creator').waitFor({ state: 'hidden' });
+		await page
+			.getByTestId('node-creator')
+			.waitFor({ state: 'hidden', timeout: 3000 })
+			.catch(() => undefined);
 	}
+	await page.getByTestId('node-creator').waitFor({ state: 'hidden' });
 	if (await page.getByTestId('ndv').isVisible()) {
 		await page.getByTestId('ndv-close-button').click();
 		await page.getByTestId('ndv').waitFor({ state: 'hidden' });
@@ -282,12 +287,18 @@ function watch(target: Page) {
 	target.on('dialog', (dialog) => void dialog.accept());
 }
 
-/** Whether the page answers a trivial call within `ms` (a frozen renderer answers nothing, ever). */
-async function answers(target: Page, ms: number): Promise<boolean> {
+/**
+ * Whether the page still paints: it runs an animation frame within `ms`. A frozen renderer answers nothing at
+ * all; a page that stopped producing frames still runs its scripts but never its animation frames.
+ */
+async function paints(target: Page, ms: number): Promise<boolean> {
 	let timer: NodeJS.Timeout | undefined;
 	const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+	const frame = target
+		.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => resolve(true))))
+		.catch(() => false);
 	try {
-		return await Promise.race([target.evaluate(() => true).catch(() => false), late]);
+		return await Promise.race([frame, late]);
 	} finally {
 		clearTimeout(timer);
 	}
@@ -296,10 +307,12 @@ async function answers(target: Page, ms: number): Promise<boolean> {
 const FROZEN = Symbol('frozen');
 
 /**
- * Headless Chromium's renderer froze once in CI, right after a panel's screenshot: from then on every call to the
- * page waited forever (page calls such as evaluate have no timeout), so each remaining test hung until jest's. A
- * check that is still running after `ms` while the page no longer answers gives FROZEN; any other failure, and a
- * slow check on a page that answers, fails the test as it is.
+ * Headless Chromium stopped painting in three CI runs, each time at the same point (the 22nd entry of Messaging
+ * Email's actions, Unsubscribe → Get Many, never appeared): n8n renders a list of more than 20 entries 5 at a
+ * time, one batch per animation frame, and the page ran no more animation frames (nor the nodes panel's closing
+ * transition), while its scripts still ran. Once, the renderer froze entirely and every page call waited forever.
+ * A check that fails, or is still running after `ms`, on a page that no longer paints gives FROZEN; any other
+ * failure, and a slow check on a page that paints, fails the test as it is.
  */
 async function unlessFrozen(check: () => Promise<void>, ms: number): Promise<void | typeof FROZEN> {
 	const running = check();
@@ -309,18 +322,24 @@ async function unlessFrozen(check: () => Promise<void>, ms: number): Promise<voi
 	);
 	try {
 		if ((await Promise.race([running, overdue])) !== 'overdue') return;
+	} catch (error) {
+		if (await paints(page, 10_000)) throw error;
+		process.stdout.write(
+			`editor: failed on a page that no longer paints: ${(error as Error).message.split('\n')[0]}\n`,
+		);
+		return FROZEN;
 	} finally {
 		clearTimeout(timer);
 	}
-	if (await answers(page, 10_000))
-		throw new Error(`still running after ${ms} ms, the page answering`);
+	if (await paints(page, 10_000))
+		throw new Error(`still running after ${ms} ms, the page painting`);
 	running.catch(() => undefined);
 	return FROZEN;
 }
 
 /** Leaves a frozen page for a new one in the same logged-in browser, on an empty workflow. */
 async function replaceFrozenPage() {
-	process.stdout.write('editor: the page stopped answering; the check runs again in a new page\n');
+	process.stdout.write('editor: the page stopped painting; the check runs again in a new page\n');
 	const frozen = page;
 	page = await browser.newPage();
 	watch(page);
@@ -350,8 +369,8 @@ it('logs in through the sign-in form and opens a new workflow', async () => {
 
 describe.each(allPanels().map((panel) => [panel.name, panel] as const))('%s', (_name, panel) => {
 	it('renders with the operation chosen, flags every empty required field, fills every dropdown from the sandbox, no toast, no console error', async () => {
-		// Only a frozen page earns a second run; every other failure stands (and is printed at once: jest prints
-		// failures only when the file ends, which a stuck browser may delay by hours).
+		// Only a page that stopped painting earns a second run, in a new page; every other failure stands (and is
+		// printed at once, with a screenshot: jest prints failures only when the file ends).
 		try {
 			if ((await unlessFrozen(async () => await checkPanel(panel), 120_000)) === FROZEN) {
 				await replaceFrozenPage();
@@ -359,6 +378,10 @@ describe.each(allPanels().map((panel) => [panel.name, panel] as const))('%s', (_
 			}
 		} catch (error) {
 			process.stdout.write(`editor: ${panel.name} FAILED: ${(error as Error).message}\n`);
+			const file = `FAILED-${panel.name.replace(/[^A-Za-z0-9]+/g, '-')}.png`;
+			await page
+				.screenshot({ path: join(SCREENSHOTS, file), timeout: 10_000 })
+				.catch(() => undefined);
 			throw error;
 		}
 	});

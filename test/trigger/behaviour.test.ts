@@ -304,15 +304,25 @@ describe('errors', () => {
 	});
 
 	test.each([
-		['/smtp/bounces/day/total', { total: 'n/a' }, 'count of bounces'],
-		['/smtp/bounces/day', { total: 1, request_limit: 100 }, 'list of bounces'],
-		['/smtp/unsubscribe', { data: null }, 'list of unsubscribed entries'],
+		['/smtp/bounces/day/total', 'no count', { total: 'n/a' }, 'count of bounces'],
+		['/smtp/bounces/day', 'no list', { total: 1, request_limit: 100 }, 'list of bounces'],
+		['/smtp/unsubscribe', 'no list', { data: null }, 'list of unsubscribed entries'],
 		// One entry that is not a record: dropping it could lose an event, so the whole answer is refused.
-		['/smtp/bounces/day', { total: 1, emails: ['q1@bounce.test'] }, 'list of bounces'],
-		['/smtp/unsubscribe', [{ email: 'q2@example.com' }, 7], 'list of unsubscribed entries'],
+		[
+			'/smtp/bounces/day',
+			'an entry that is not a record',
+			{ total: 1, emails: ['q1@bounce.test'] },
+			'list of bounces',
+		],
+		[
+			'/smtp/unsubscribe',
+			'an entry that is not a record',
+			[{ email: 'q2@example.com' }, 7],
+			'list of unsubscribed entries',
+		],
 	])(
-		'GET %s answered by JSON without what the trigger reads (a proxy): the poll fails quoting it, moves nothing, and the next poll emits each event once',
-		async (path, body, what) => {
+		'GET %s answered by JSON with %s (a proxy): the poll fails quoting it, moves nothing, and the next poll emits each event once',
+		async (path, _problem, body, what) => {
 			const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe']));
 			await trigger.activate();
 			await trigger.poll();
