@@ -307,10 +307,11 @@ async function paints(target: Page, ms: number): Promise<boolean> {
 const FROZEN = Symbol('frozen');
 
 /**
- * Headless Chromium stopped painting in three CI runs, each time at the same point (the 22nd entry of Messaging
- * Email's actions, Unsubscribe → Get Many, never appeared): n8n renders a list of more than 20 entries 5 at a
- * time, one batch per animation frame, and the page ran no more animation frames (nor the nodes panel's closing
- * transition), while its scripts still ran. Once, the renderer froze entirely and every page call waited forever.
+ * Three CI runs failed at the same point: the 22nd entry of Messaging Email's actions (Unsubscribe → Get Many)
+ * never appeared, and the nodes panel then never closed. n8n renders a list of more than 20 entries 5 at a time,
+ * one batch per animation frame, and closes the panel with a transition: both stop when headless Chromium runs no
+ * more animation frames, while the page's scripts still run (the likeliest reading; no failing page was
+ * inspected). Once, the renderer froze entirely and every page call waited forever.
  * A check that fails, or is still running after `ms`, on a page that no longer paints gives FROZEN; any other
  * failure, and a slow check on a page that paints, fails the test as it is.
  */
