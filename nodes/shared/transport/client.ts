@@ -222,10 +222,7 @@ export class MessagingClient {
 		extract: (body: unknown) => T[] | undefined = (body) =>
 			Array.isArray(body) ? (body as T[]) : undefined,
 	): Promise<T[]> {
-		const body = await this.request(request);
-		const records = extract(body);
-		if (records === undefined) throw this.unreadableAnswerError(request, body, 'list of records');
-		return records;
+		return await this.requestValue(request, 'list of records', extract);
 	}
 
 	/**
