@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { dateToServiceTime, serviceTimeToDate } from '../serviceTime';
 import { isRecord, recordList } from '../objects';
-import { numberOrNull, serviceNumber, textOrNull } from './values';
+import { numberOrNull, serviceNumber, textOrNull, totalIn } from './values';
 
 /** 5xx (or a 5.x.x subcode) is a permanent failure, 4xx a temporary one. */
 export function bounceType(code: unknown, subcode: unknown): 'hard' | 'soft' | 'unknown' {
@@ -25,7 +25,7 @@ export function bounceType(code: unknown, subcode: unknown): 'hard' | 'soft' | '
 	return 'unknown';
 }
 
-const toFlag = (value: unknown): boolean => value === true || Number(value) === 1;
+const toFlag = (value: unknown): boolean => value === true || serviceNumber(value) === 1;
 
 /** `event`, `email`, `eventTime` (service wall-clock time) and `eventTimeIso` (that time in the account's zone). */
 export function eventBase(
@@ -82,7 +82,7 @@ export function unsubscribeOutput(record: IDataObject, timeZone: string): IDataO
 export function bounceList(body: unknown): { records: IDataObject[]; total?: number } | undefined {
 	const records = recordList(isRecord(body) ? body.emails : body);
 	if (!records) return undefined;
-	return isRecord(body) ? { records, total: serviceNumber(body.total) } : { records };
+	return isRecord(body) ? { records, total: totalIn(body) } : { records };
 }
 
 /**
@@ -121,9 +121,8 @@ function webhookTime(
 	value: unknown,
 	timeZone: string,
 ): Pick<IDataObject, 'eventTime' | 'eventTimeIso'> {
-	const seconds =
-		typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-	if (typeof seconds === 'number' && Number.isFinite(seconds)) {
+	const seconds = serviceNumber(value);
+	if (seconds !== undefined) {
 		const instant = new Date(seconds * 1000);
 		if (!Number.isNaN(instant.getTime()))
 			return {
