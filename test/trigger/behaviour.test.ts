@@ -253,6 +253,16 @@ describe('manual mode ("Fetch Test Event")', () => {
 });
 
 describe('errors', () => {
+	/** A trigger past its first polls, with one bounce and one unsubscribe waiting; its state before the next poll. */
+	async function withEventsPending(bounce: string, unsubscribe: string) {
+		const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe']));
+		await trigger.activate();
+		await trigger.poll();
+		await addBounces(sandbox, [{ email_to: bounce, send_date: '2026-03-10 07:59:00' }]);
+		await addUnsubscribes(sandbox, [{ email: unsubscribe, date: '2026-03-10 07:59:00' }]);
+		return { trigger, stored: trigger.stored() };
+	}
+
 	test('the email area not activated: a clear error at activation, and no state', async () => {
 		await control(sandbox, 'PATCH', '/settings', { emailActivated: false });
 		const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe']));
@@ -267,12 +277,7 @@ describe('errors', () => {
 	});
 
 	test('a persistent 5xx fails the poll with a NodeApiError and moves nothing; the next poll emits the event once', async () => {
-		const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe']));
-		await trigger.activate();
-		await trigger.poll();
-		await addBounces(sandbox, [{ email_to: 'p1@bounce.test', send_date: '2026-03-10 07:59:00' }]);
-		await addUnsubscribes(sandbox, [{ email: 'p2@example.com', date: '2026-03-10 07:59:00' }]);
-		const stored = trigger.stored();
+		const { trigger, stored } = await withEventsPending('p1@bounce.test', 'p2@example.com');
 		// Bounces are read fine, unsubscribes fail three times: the bounce must not be marked as seen either.
 		sandbox.faults.add({
 			path: '/smtp/unsubscribe',
@@ -323,12 +328,7 @@ describe('errors', () => {
 	])(
 		'GET %s answered by JSON with %s (a proxy): the poll fails quoting it, moves nothing, and the next poll emits each event once',
 		async (path, _problem, body, what) => {
-			const trigger = harness(sandbox, parameters(['bounce', 'unsubscribe']));
-			await trigger.activate();
-			await trigger.poll();
-			await addBounces(sandbox, [{ email_to: 'q1@bounce.test', send_date: '2026-03-10 07:59:00' }]);
-			await addUnsubscribes(sandbox, [{ email: 'q2@example.com', date: '2026-03-10 07:59:00' }]);
-			const stored = trigger.stored();
+			const { trigger, stored } = await withEventsPending('q1@bounce.test', 'q2@example.com');
 			sandbox.faults.add({ path, method: 'GET', status: 200, body, times: 1 });
 			const failed = await trigger.poll();
 			expect(failed.items).toEqual([]);
