@@ -332,6 +332,13 @@ describe('values written in the parameter itself, and expressions n8n evaluates'
 			'Day: "2024-02-30" is not a real date: February 2024 has no day 30 [item 0]',
 		],
 		[
+			// A bad value is quoted, shortened to 60 characters, not pasted whole into the error.
+			'Campaign Get, Campaign ID of 100 letters',
+			'sms',
+			{ resource: 'campaign', operation: 'get', campaignId: 'x'.repeat(100) },
+			`Campaign: must be a positive whole number (got "${'x'.repeat(56)}...) [item 0]`,
+		],
+		[
 			'Email Send, To with an unbalanced quote',
 			'email',
 			{ ...email.base, to: '"Doe, John <john@example.com>' },
