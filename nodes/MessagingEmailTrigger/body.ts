@@ -4,7 +4,7 @@
  * batch: the node answers 400 and emits nothing.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { isRecord } from '../shared/objects';
+import { isRecord, recordList } from '../shared/objects';
 
 /** A batch holds 500 events (~250 kB); larger bodies are refused with 413. n8n's own limit (16 MB) applies first. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -29,14 +29,15 @@ function parseJson(text: string): unknown {
 
 function fromValue(value: unknown): ReadBatch {
 	if (Array.isArray(value)) {
-		if (!value.every(isRecord)) return notJson();
-		if (value.length > MAX_EVENTS_PER_REQUEST)
+		const events = recordList(value);
+		if (!events) return notJson();
+		if (events.length > MAX_EVENTS_PER_REQUEST)
 			return {
 				ok: false,
 				status: 413,
 				message: `More than ${MAX_EVENTS_PER_REQUEST} events in one request`,
 			};
-		return { ok: true, events: value };
+		return { ok: true, events };
 	}
 	if (isRecord(value)) return { ok: true, events: Object.keys(value).length ? [value] : [] };
 	return notJson();
