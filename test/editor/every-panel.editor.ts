@@ -49,7 +49,8 @@ const DOCS_PICTURES: Record<string, string> = {
 
 let sandbox: Sandbox;
 let n8n: N8nInstance;
-let profile: string;
+/** Chromium profiles of the suite (a new one for a new browser), removed at the end. */
+const profiles: string[] = [];
 let browser: BrowserContext;
 let page: Page;
 /** Console errors and uncaught page errors of n8n's own pages since the last check. */
@@ -239,7 +240,13 @@ beforeAll(async () => {
 	rmSync(SCREENSHOTS, { recursive: true, force: true });
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id');
-	profile = mkdtempSync(join(tmpdir(), 'editor-chromium-'));
+	await launchBrowser();
+});
+
+/** Chromium with a profile of its own; `page` is its first page. */
+async function launchBrowser() {
+	const profile = mkdtempSync(join(tmpdir(), 'editor-chromium-'));
+	profiles.push(profile);
 	browser = await chromium.launchPersistentContext(profile, {
 		executablePath: '/usr/bin/chromium',
 		headless: true,
@@ -248,14 +255,23 @@ beforeAll(async () => {
 	});
 	page = browser.pages()[0] ?? (await browser.newPage());
 	watch(page);
-});
+}
+
+async function signIn() {
+	await page.goto(`${n8n.baseUrl}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
+	await page.getByTestId('password').locator('input').fill(OWNER.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL(/\/home\//);
+}
 
 /** Timeouts and the listeners every page of the suite gets. */
 function watch(target: Page) {
 	target.setDefaultTimeout(30_000);
 	target.setDefaultNavigationTimeout(90_000);
+	// Only the page in use counts: a stuck browser left behind may still log while it closes.
 	target.on('console', (message) => {
-		if (message.type() !== 'error') return;
+		if (message.type() !== 'error' || target !== page) return;
 		// n8n's editor also calls its own cloud services (templates, update checks); those fail offline and are
 		// not this package's concern. Everything served by the local n8n counts.
 		const source = message.location().url;
@@ -265,7 +281,9 @@ function watch(target: Page) {
 		if (source.startsWith(`${n8n.baseUrl}/schemas/`)) return;
 		consoleErrors.push(message.text());
 	});
-	target.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+	target.on('pageerror', (error) => {
+		if (target === page) consoleErrors.push(`uncaught: ${error.message}`);
+	});
 	// Leaving the panels' workflow unsaved: n8n asks before unload; the suite leaves it.
 	target.on('dialog', (dialog) => void dialog.accept());
 }
@@ -281,15 +299,15 @@ async function freshEditor() {
 	sandbox.log.clear();
 }
 
-/** How many panels needed a second page to open; printed at the end, so a rising count shows. */
-let reopenedInNewPage = 0;
+/** How many panels needed a new browser to open; printed at the end, so a rising count shows. */
+let reopenedInNewBrowser = 0;
 
 /**
  * Opens the panel as a user does, in a fresh editor. Three CI runs (of many) saw n8n's nodes panel stop at one
  * step (an action that never appeared, a nodes panel that never closed) at a different panel each time, and the
  * page then stayed stuck; no failing page could be inspected. These steps are n8n's own UI, not this package's,
- * so a failure here gets one new page, printed with a screenshot; a second failure fails the panel. The checks of
- * what the panel shows (checkPanel) never run twice.
+ * so a failure here gets one new browser (signed in again), printed with a screenshot; a second failure fails the
+ * panel. The checks of what the panel shows (checkPanel) never run twice.
  */
 async function openPanel(panel: Panel) {
 	try {
@@ -298,15 +316,15 @@ async function openPanel(panel: Panel) {
 			await addNode(panel);
 		});
 	} catch (error) {
-		reopenedInNewPage++;
+		reopenedInNewBrowser++;
 		process.stdout.write(
-			`editor: ${panel.name}: opening it failed, once: ${(error as Error).message.split('\n')[0]}; again in a new page\n`,
+			`editor: ${panel.name}: opening it failed, once: ${(error as Error).message.split('\n')[0]}; again in a new browser\n`,
 		);
 		await screenshotFailure(`FIRST-TRY-${panel.name}`);
-		const stuck = page;
-		page = await browser.newPage();
-		watch(page);
-		void stuck.close().catch(() => undefined);
+		// Not awaited: a stuck browser may never answer; playwright kills it when the suite's process ends.
+		void browser.close().catch(() => undefined);
+		await launchBrowser();
+		await signIn();
 		await freshEditor();
 		await addNode(panel);
 	}
@@ -334,19 +352,17 @@ async function screenshotFailure(name: string) {
 }
 
 afterAll(async () => {
-	process.stdout.write(`editor: panels that needed a second page to open: ${reopenedInNewPage}\n`);
+	process.stdout.write(
+		`editor: panels that needed a new browser to open: ${reopenedInNewBrowser}\n`,
+	);
 	await browser?.close();
-	if (profile) rmSync(profile, { recursive: true, force: true });
+	for (const profile of profiles) rmSync(profile, { recursive: true, force: true });
 	await n8n?.dispose();
 	await sandbox?.close();
 });
 
 it('logs in through the sign-in form and opens a new workflow', async () => {
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
-	await page.getByTestId('password').locator('input').fill(OWNER.password);
-	await page.getByTestId('form-submit-button').click();
-	await page.waitForURL(/\/home\//);
+	await signIn();
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
 	await page.getByTestId('canvas-wrapper').waitFor();
 	consoleErrors = [];
