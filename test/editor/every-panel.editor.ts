@@ -303,9 +303,9 @@ async function freshEditor() {
 let reopenedInNewBrowser = 0;
 
 /**
- * Opens the panel as a user does, in a fresh editor. Three CI runs (of many) saw n8n's nodes panel stop at one
- * step (an action that never appeared, a nodes panel that never closed) at a different panel each time, and the
- * page then stayed stuck; no failing page could be inspected. These steps are n8n's own UI, not this package's,
+ * Opens the panel as a user does, in a fresh editor. Four CI runs (of many) saw n8n's nodes panel stop at one
+ * step (an action that never appeared, a nodes panel that never closed), three times at Unsubscribe Get Many and
+ * once at Sender Get Many Addresses, and the page then stayed stuck; no failing page could be inspected. These steps are n8n's own UI, not this package's,
  * so a failure here gets one new browser (signed in again), printed with a screenshot; a second failure fails the
  * panel. The checks of what the panel shows (checkPanel) never run twice.
  */
