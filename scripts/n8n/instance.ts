@@ -95,15 +95,28 @@ function sampleProcess(pid: number | undefined, usage: { peakRssKb: number; cpuS
 	}
 }
 
+/** Ports freePort() gave out in this process. */
+const portsGiven = new Set<number>();
+
+/**
+ * A port free now, never one this process was given before: the system may hand out a just-closed port again, and
+ * two calls before n8n listens (its main port and its task broker's) once got the same port in CI.
+ */
 export async function freePort(): Promise<number> {
-	return await new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolvePort(port));
+	for (;;) {
+		const port = await new Promise<number>((resolvePort, reject) => {
+			const server = createServer();
+			server.once('error', reject);
+			server.listen(0, '127.0.0.1', () => {
+				const { port: given } = server.address() as { port: number };
+				server.close(() => resolvePort(given));
+			});
 		});
-	});
+		if (!portsGiven.has(port)) {
+			portsGiven.add(port);
+			return port;
+		}
+	}
 }
 
 /** `npm run build` then `npm pack`: the tarball users install. */
