@@ -7,11 +7,8 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import {
-	sharedTokenExchange,
-	type PostJson,
-	type RawAnswer,
-} from '../nodes/shared/transport/token';
+import type { RawAnswer } from '../nodes/shared/transport/http';
+import { sharedTokenExchange, type PostJson } from '../nodes/shared/transport/token';
 
 /**
  * One credential for both areas. "Client ID and Secret" exchanges the pair for a one-hour token through n8n's

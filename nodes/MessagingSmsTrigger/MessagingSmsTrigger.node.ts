@@ -9,8 +9,8 @@ import {
 import { pollRequestOptionsField } from '../shared/fields';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import { maxEventsPerPollOption, serviceTimeZoneOption } from '../shared/triggerSettings';
-import { pollMessagingEvents } from '../MessagingTrigger/MessagingTrigger.node';
-import { smsEventOptions, smsOptionFields } from '../MessagingTrigger/smsFields';
+import { pollMessagingEvents } from '../shared/polling/pollEvents';
+import { smsEventOptions, smsOptionFields } from '../shared/polling/sms/fields';
 
 /**
  * The SMS delivery events of the Messaging Trigger as a node of their own. n8n's editor lists a trigger among an

@@ -2,29 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { invalidInput } from './items';
 import { quoteValue } from './parameters';
+import { dateToServiceTime } from './serviceTime';
 
 /**
  * The service takes dates as `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`) with no zone, in the account's time zone.
- * n8n date pickers give ISO strings; they are converted in the workflow's time zone (`this.getTimezone()`).
+ * n8n date pickers give ISO strings; they are converted in the given zone.
  */
 export function toServiceDateTime(value: string | Date, timeZone: string): string {
 	const date = value instanceof Date ? value : parseDateInput(value);
 	if (!date) throw new Error(`"${String(value)}" is not a date`);
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-CA', {
-			timeZone,
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-			hourCycle: 'h23',
-		})
-			.formatToParts(date)
-			.map((part) => [part.type, part.value]),
-	);
-	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+	return dateToServiceTime(date, timeZone);
 }
 
 /**

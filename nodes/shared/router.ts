@@ -5,7 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { clientForExecution } from './client-factory';
+import { clientForExecution } from './clientFactory';
 import { declareParameters, readParameter } from './parameters';
 import type { MessagingClient } from './transport/client';
 

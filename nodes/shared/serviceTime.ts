@@ -3,10 +3,8 @@
  * trigger compares and buckets them as strings (the format sorts chronologically) and converts them to instants
  * only for output and for the "last 24 hours" boundary, using the zone the user configured (default UTC).
  */
-import { toServiceDateTime } from './dates';
-
 const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
 /** Throws a RangeError for a zone name Intl does not know. */
@@ -25,12 +23,12 @@ function naiveMs(value: string): number | undefined {
 }
 
 function formatNaive(ms: number): string {
-	return toServiceDateTime(new Date(ms), 'UTC');
+	return dateToServiceTime(ms, 'UTC');
 }
 
 /** Offset of `timeZone` from UTC at instant `ms`, in milliseconds (positive east of Greenwich). */
 function zoneOffsetMs(ms: number, timeZone: string): number {
-	const wall = naiveMs(toServiceDateTime(new Date(ms), timeZone))!;
+	const wall = naiveMs(dateToServiceTime(ms, timeZone))!;
 	return wall - Math.floor(ms / 1000) * 1000;
 }
 
@@ -46,9 +44,23 @@ export function serviceTimeToDate(value: unknown, timeZone: string): Date | unde
 	return new Date(instant);
 }
 
-/** The service's wall-clock string for an instant, in `timeZone`. */
+/** The service's wall-clock string `YYYY-MM-DD HH:MM:SS` for an instant, in `timeZone`. */
 export function dateToServiceTime(date: Date | number, timeZone: string): string {
-	return toServiceDateTime(typeof date === 'number' ? new Date(date) : date, timeZone);
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-CA', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+			hourCycle: 'h23',
+		})
+			.formatToParts(typeof date === 'number' ? new Date(date) : date)
+			.map((part) => [part.type, part.value]),
+	);
+	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 /** Wall-clock arithmetic on service strings (zone-free, so it never depends on the configured zone). */

@@ -6,7 +6,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { clientForExecution } from '../../nodes/shared/client-factory';
+import { clientForExecution } from '../../nodes/shared/clientFactory';
 import { runPerItem } from '../../nodes/shared/items';
 
 /**

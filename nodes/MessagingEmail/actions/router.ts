@@ -8,28 +8,14 @@ import * as sender from './sender';
 import * as sendingDomain from './sendingDomain';
 import * as unsubscribe from './unsubscribe';
 
+/** resource → operation → its file, as each resource's index.ts lists them. */
 const resources: OperationTable = {
-	email: {
-		send: email.send,
-		get: email.get,
-		getAll: email.getAll,
-		getCount: email.getCount,
-		getManyById: email.getManyById,
-	},
-	bounce: { getAll: bounce.getAll, getCount: bounce.getCount },
-	unsubscribe: {
-		add: unsubscribe.add,
-		remove: unsubscribe.remove,
-		getAll: unsubscribe.getAll,
-		check: unsubscribe.check,
-	},
-	resubscribe: { sendRequest: resubscribe.sendRequest },
-	sender: {
-		getManyIps: sender.getManyIps,
-		getManyAddresses: sender.getManyAddresses,
-		addAddress: sender.addAddress,
-	},
-	sendingDomain: { getAll: sendingDomain.getAll, add: sendingDomain.add },
+	bounce: bounce.operations,
+	email: email.operations,
+	resubscribe: resubscribe.operations,
+	sender: sender.operations,
+	sendingDomain: sendingDomain.operations,
+	unsubscribe: unsubscribe.operations,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

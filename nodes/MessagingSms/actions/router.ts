@@ -6,31 +6,12 @@ import * as campaign from './campaign';
 import * as phoneNumber from './phoneNumber';
 import * as senderId from './senderId';
 
+/** resource → operation → its file, as each resource's index.ts lists them. */
 const resources: OperationTable = {
-	phoneNumber: {
-		add: phoneNumber.add,
-		addWithVariables: phoneNumber.addWithVariables,
-		updateVariables: phoneNumber.updateVariables,
-		updateContactVariables: phoneNumber.updateContactVariables,
-		remove: phoneNumber.remove,
-		get: phoneNumber.get,
-	},
-	blacklist: {
-		add: blacklist.add,
-		remove: blacklist.remove,
-		getAll: blacklist.getAll,
-		check: blacklist.check,
-	},
-	campaign: {
-		createForList: campaign.createForList,
-		sendToNumbers: campaign.sendToNumbers,
-		getAll: campaign.getAll,
-		get: campaign.get,
-		cancel: campaign.cancel,
-		getCost: campaign.getCost,
-		delete: campaign.delete,
-	},
-	senderId: { getAll: senderId.getAll },
+	blacklist: blacklist.operations,
+	campaign: campaign.operations,
+	phoneNumber: phoneNumber.operations,
+	senderId: senderId.operations,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

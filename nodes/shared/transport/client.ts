@@ -17,7 +17,7 @@ import {
 	toNodeApiError,
 	type FailedAttempt,
 } from './errors';
-import { contentTypeOf, trimSlash } from './token';
+import { contentTypeOf, trimSlash } from './http';
 import { RequestPacer, type PacedStart } from './pacer';
 
 export const CREDENTIAL_TYPE = 'messagingServiceApi';

@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { answerPreview, maskSecrets, readServiceError } from './errors';
-import { contentTypeOf, exchangeToken, trimSlash, type RawAnswer } from './token';
+import { contentTypeOf, trimSlash, type RawAnswer } from './http';
+import { exchangeToken } from './token';
 
 /** The name the action nodes and the polling triggers give this test in `methods.credentialTest`. */
 export const CREDENTIAL_TEST_NAME = 'messagingServiceApiTest';

@@ -1,6 +1,16 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import type { TokenExchangeError } from './token';
+/** Why a token exchange failed, from the service's answer or the network only (never the request: it holds the secret). */
+export interface TokenExchangeFailure {
+	/** HTTP status of the token endpoint's answer; undefined when no answer came. */
+	status?: number;
+	message: string;
+	error_code?: unknown;
+	/** Node's network error code (ECONNRESET, ETIMEDOUT…) when no answer came. */
+	networkCode?: string;
+}
+
+export type TokenExchangeError = Error & { tokenExchange: TokenExchangeFailure };
 
 export const RATE_LIMIT_ERROR_CODE = 2020202020;
 

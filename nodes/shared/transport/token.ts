@@ -1,35 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { answerPreview, maskSecrets } from './errors';
-
-/** What one HTTP exchange gave back, whichever of n8n's helpers made it (status errors are not thrown). */
-export interface RawAnswer {
-	statusCode: number;
-	headers?: IDataObject;
-	body: unknown;
-}
+import {
+	answerPreview,
+	maskSecrets,
+	type TokenExchangeError,
+	type TokenExchangeFailure,
+} from './errors';
+import { contentTypeOf, trimSlash, type RawAnswer } from './http';
 
 export type PostJson = (url: string, body: IDataObject) => Promise<RawAnswer>;
 
-/** Why a token exchange failed, from the service's answer or the network only (never the request: it holds the secret). */
-export interface TokenExchangeFailure {
-	/** HTTP status of the token endpoint's answer; undefined when no answer came. */
-	status?: number;
-	message: string;
-	error_code?: unknown;
-	/** Node's network error code (ECONNRESET, ETIMEDOUT…) when no answer came. */
-	networkCode?: string;
-}
-
-export type TokenExchangeError = Error & { tokenExchange: TokenExchangeFailure };
-
 /** The service's token endpoint. */
 export const EXCHANGE_PATH = '/oauth/access_token';
-
-export function trimSlash(url: unknown): string {
-	return String(url ?? '').replace(/\/+$/, '');
-}
 
 function fail(failure: TokenExchangeFailure): TokenExchangeError {
 	return Object.assign(new Error(`Token exchange failed: ${failure.message}`), {
@@ -87,11 +70,6 @@ export async function exchangeToken(
 		});
 	}
 	throw fail({ status: answer.statusCode, message: `HTTP ${answer.statusCode}` });
-}
-
-export function contentTypeOf(headers: IDataObject | undefined): string {
-	const value = headers?.['content-type'] ?? headers?.['Content-Type'];
-	return typeof value === 'string' && value ? value : 'no content type';
 }
 
 /**

@@ -1,9 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as getCount from './getCount.operation';
 import * as getAll from './getAll.operation';
 
-export { getCount, getAll };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = { getCount, getAll };
 
 export const description: INodeProperties[] = [
 	{

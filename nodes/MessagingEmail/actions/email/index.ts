@@ -1,12 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as get from './get.operation';
 import * as getCount from './getCount.operation';
 import * as getAll from './getAll.operation';
 import * as getManyById from './getManyById.operation';
 import * as send from './send.operation';
 
-export { get, getCount, getAll, getManyById, send };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = { get, getCount, getAll, getManyById, send };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,10 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as addAddress from './addAddress.operation';
 import * as getManyAddresses from './getManyAddresses.operation';
 import * as getManyIps from './getManyIps.operation';
 
-export { addAddress, getManyAddresses, getManyIps };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = { addAddress, getManyAddresses, getManyIps };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,9 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as add from './add.operation';
 import * as getAll from './getAll.operation';
 
-export { add, getAll };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = { add, getAll };
 
 export const description: INodeProperties[] = [
 	{

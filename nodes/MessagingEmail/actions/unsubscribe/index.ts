@@ -1,11 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as add from './add.operation';
 import * as check from './check.operation';
 import * as getAll from './getAll.operation';
 import * as remove from './remove.operation';
 
-export { add, check, getAll, remove };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = { add, check, getAll, remove };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as cancel from './cancel.operation';
 import * as createForList from './createForList.operation';
 import * as deleteCampaign from './delete.operation';
@@ -8,7 +10,16 @@ import * as getCost from './getCost.operation';
 import * as getAll from './getAll.operation';
 import * as sendToNumbers from './sendToNumbers.operation';
 
-export { cancel, createForList, deleteCampaign as delete, get, getAll, getCost, sendToNumbers };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = {
+	cancel,
+	createForList,
+	delete: deleteCampaign,
+	get,
+	getAll,
+	getCost,
+	sendToNumbers,
+};
 
 export const description: INodeProperties[] = [
 	{

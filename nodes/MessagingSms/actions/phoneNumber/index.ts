@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as add from './add.operation';
 import * as addWithVariables from './addWithVariables.operation';
 import * as get from './get.operation';
@@ -7,7 +9,15 @@ import * as remove from './remove.operation';
 import * as updateContactVariables from './updateContactVariables.operation';
 import * as updateVariables from './updateVariables.operation';
 
-export { add, addWithVariables, get, remove, updateContactVariables, updateVariables };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = {
+	add,
+	addWithVariables,
+	get,
+	remove,
+	updateContactVariables,
+	updateVariables,
+};
 
 export const description: INodeProperties[] = [
 	{

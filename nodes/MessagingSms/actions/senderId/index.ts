@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../../../shared/router';
+
 import * as getAll from './getAll.operation';
 
-export { getAll };
+/** This resource's operations by their `operation` value: the node's router reads them from here. */
+export const operations: Record<string, Operation> = { getAll };
 
 export const description: INodeProperties[] = [
 	{

@@ -5,15 +5,15 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { clientForPoll } from '../shared/client-factory';
-import { numberFromText } from '../shared/fields';
-import { describeValue } from '../shared/parameters';
-import { DAY_MS, dateToServiceTime, isServiceTime } from '../shared/serviceTime';
-import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../shared/triggerSettings';
-import { isSmsEvent, smsOutput, type SmsEventType } from '../shared/records/sms';
-import { readHandover, type Handover } from './handover';
-import { pollDeadline, pollWarner } from './poll';
-import { currentEvent, listCampaigns, readCampaign, sortedPhones, stepsTo } from './smsEvents';
+import { clientForPoll } from '../../clientFactory';
+import { numberFromText } from '../../fields';
+import { describeValue } from '../../parameters';
+import { DAY_MS, dateToServiceTime, isServiceTime } from '../../serviceTime';
+import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../../triggerSettings';
+import { isSmsEvent, smsOutput, type SmsEventType } from '../../records/sms';
+import { readHandover, type Handover } from '../handover';
+import { SAMPLE_SIZE, pollDeadline, pollWarner } from '../pollRun';
+import { currentEvent, listCampaigns, readCampaign, sortedPhones, stepsTo } from './events';
 import {
 	isFinalLevel,
 	LEVEL,
@@ -24,12 +24,10 @@ import {
 	type SmsCampaignState,
 	type SmsState,
 	type StoredSmsState,
-} from './smsState';
+} from './state';
 
 export const DEFAULT_SMS_LOOK_BACK_DAYS = 3;
 const MAX_SMS_LOOK_BACK_DAYS = 30;
-/** "Fetch Test Event": at most this many items, from at most this many of the newest campaigns. */
-const SAMPLE_SIZE = 5;
 const SAMPLE_CAMPAIGNS = 5;
 
 export interface SmsSettings {

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { isServiceTime } from '../shared/serviceTime';
-import { isRecord } from '../shared/objects';
+import { isServiceTime } from '../../serviceTime';
+import { isRecord } from '../../objects';
 
 /**
  * What the trigger keeps in the node's static data between polls. Kept small on purpose: events are remembered

@@ -5,14 +5,14 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import type { MessagingClient } from '../shared/transport/client';
-import { clientForPoll } from '../shared/client-factory';
+import type { MessagingClient } from '../../transport/client';
+import { clientForPoll } from '../../clientFactory';
 import {
 	chosenEvents,
 	DEFAULT_MAX_EVENTS_PER_POLL,
 	readMaxEventsPerPoll,
 	readServiceTimeZone,
-} from '../shared/triggerSettings';
+} from '../../triggerSettings';
 import {
 	fetchBouncePage,
 	fetchBounceTotal,
@@ -23,8 +23,8 @@ import {
 	toOutput,
 	type ListedEvent,
 } from './events';
-import { readHandover, type Handover } from './handover';
-import { pollDeadline, pollWarner } from './poll';
+import { readHandover, type Handover } from '../handover';
+import { SAMPLE_SIZE, pollDeadline, pollWarner } from '../pollRun';
 import {
 	readState,
 	SeenSet,
@@ -43,13 +43,13 @@ import {
 	daysBetween,
 	isServiceTime,
 	shiftServiceTime,
-} from '../shared/serviceTime';
+	HOUR_MS,
+} from '../../serviceTime';
 
-const HOUR_MS = 3_600_000;
 /** Bounce digests are kept for the service's 24-hour window plus an hour (a DST change shifts wall-clock time). */
 const BOUNCE_RETENTION_MS = 25 * HOUR_MS;
 /** Yesterday's unsubscribes are re-read until 03:00 service time: events written just before midnight, clock skew. */
-const UNSUBSCRIBE_GRACE_MS = 3 * HOUR_MS;
+export const UNSUBSCRIBE_GRACE_MS = 3 * HOUR_MS;
 /** After a longer pause, only this many days of unsubscribes are caught up. */
 const MAX_UNSUBSCRIBE_DAYS = 31;
 /** A pause longer than the bounce window may have lost bounces upstream. */
@@ -67,7 +67,6 @@ const FULL_READ_EVERY_MS = 6 * HOUR_MS;
 const LATE_BOUNCE_MS = 30 * 60_000;
 /** Hard stop for one list in one poll (200,000 records). */
 const MAX_PAGES = 2000;
-export const SAMPLE_SIZE = 5;
 
 export interface TriggerSettings {
 	events: EventType[];

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord, recordList } from '../shared/objects';
-import type { MessagingClient } from '../shared/transport/client';
+import { isRecord, recordList } from '../../objects';
+import type { MessagingClient } from '../../transport/client';
 import { digest, type EventType } from './state';
-import { bounceList, bounceOutput, unsubscribeOutput } from '../shared/records/emailEvents';
-import { totalIn } from '../shared/records/values';
+import { bounceList, bounceOutput, unsubscribeOutput } from '../../records/emailEvents';
+import { totalIn } from '../../records/values';
 
 /** The service's maximum page size for both lists. */
 export const PAGE_SIZE = 100;

@@ -1,8 +1,8 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { apiPath, type MessagingClient } from '../shared/transport/client';
-import { campaignDetailIn, dataList, phoneInfo, type SmsEventType } from '../shared/records/sms';
-import { LEVEL, isFinalLevel, type Level } from './smsState';
+import { apiPath, type MessagingClient } from '../../transport/client';
+import { campaignDetailIn, dataList, phoneInfo, type SmsEventType } from '../../records/sms';
+import { LEVEL, isFinalLevel, type Level } from './state';
 
 /** GET /sms/campaigns/list?dateFrom=…: the campaigns created since `dateFrom` (`{result, data: […]}`). */
 export async function listCampaigns(

@@ -4,6 +4,8 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 /** Share of n8n's poll budget spent fetching before the poll returns what it has. */
 const BUDGET_SHARE = 0.8;
+/** Events "Fetch Test Event" shows per kind. */
+export const SAMPLE_SIZE = 5;
 /** n8n versions that give no poll budget. */
 const DEFAULT_BUDGET_MS = 5 * 60_000;
 

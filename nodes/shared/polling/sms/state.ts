@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
-import { isRecord } from '../shared/objects';
+import { isRecord } from '../../objects';
 
 /**
  * What the trigger keeps between polls for SMS delivery events, under its own key of the node's static data.
