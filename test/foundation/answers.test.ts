@@ -143,6 +143,13 @@ describe('list operations: an unreadable answer is an error, never an empty list
 			'The answer to GET /smtp/senders holds no list of records: "{\\"senders\\":\\"none\\"}"',
 		],
 		[
+			// The service answers a bare array of records; Get Many reads it as the polling trigger does.
+			{ resource: 'unsubscribe', operation: 'getAll', limit: 10 },
+			'/smtp/unsubscribe',
+			['ann@example.com'],
+			'The answer to GET /smtp/unsubscribe holds no list of records: "[\\"ann@example.com\\"]"',
+		],
+		[
 			{ resource: 'sendingDomain', operation: 'getAll' },
 			'/v2/email-service/smtp/sender_domains',
 			{ data: { result: true } },

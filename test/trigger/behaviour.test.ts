@@ -312,6 +312,13 @@ describe('errors', () => {
 		['/smtp/bounces/day/total', 'no count', { total: 'n/a' }, 'count of bounces'],
 		['/smtp/bounces/day', 'no list', { total: 1, request_limit: 100 }, 'list of bounces'],
 		['/smtp/unsubscribe', 'no list', { data: null }, 'list of unsubscribed entries'],
+		// The service answers a bare array; Get Many and the trigger read it one way (records/unsubscribes.ts).
+		[
+			'/smtp/unsubscribe',
+			'the list wrapped in data',
+			{ data: [{ email: 'q2@example.com', date: '2026-03-10 09:00:00' }] },
+			'list of unsubscribed entries',
+		],
 		// One entry that is not a record: dropping it could lose an event, so the whole answer is refused.
 		[
 			'/smtp/bounces/day',

@@ -4,24 +4,33 @@ import { listOrTypedLocator } from '../../shared/locators';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /**
- * The account's approved sender addresses (GET /smtp/senders: a bare array of addresses; objects with `email`, as
- * some sources show, are read too). An answer without a list is an error, never "no senders".
+ * The one reader of GET /smtp/senders, for Sender → Get Many Addresses, the From check of Email → Send and the
+ * sender lists: a bare array of address strings, each read as `{email}`; objects (as some sources show) are kept
+ * as they are. An answer without a list is an error, never "no senders".
  */
-export async function approvedSenders(
+export async function listSenders(
 	client: MessagingClient,
 	itemIndex?: number,
-): Promise<string[]> {
+): Promise<IDataObject[]> {
 	const answer = await client.requestList<unknown>({
 		method: 'GET',
 		path: '/smtp/senders',
 		itemIndex,
 	});
-	return answer
-		.map((sender) =>
-			typeof sender === 'object' && sender !== null
-				? String((sender as IDataObject).email ?? '')
-				: String(sender),
-		)
+	return answer.map((sender): IDataObject =>
+		typeof sender === 'object' && sender !== null
+			? (sender as IDataObject)
+			: { email: String(sender) },
+	);
+}
+
+/** The account's approved sender addresses (listSenders), without the entries that hold none. */
+export async function approvedSenders(
+	client: MessagingClient,
+	itemIndex?: number,
+): Promise<string[]> {
+	return (await listSenders(client, itemIndex))
+		.map((sender) => String(sender.email ?? ''))
 		.filter((email) => email !== '');
 }
 

@@ -1,7 +1,8 @@
 import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { chosenEvents, DEFAULT_MAX_EVENTS_PER_POLL } from '../triggerSettings';
-import { emailHandover, pollEmail, sampleEmail } from './email/poller';
+import { emailHandover, pollEmail } from './email/poller';
+import { sampleEmail } from './email/sample';
 import { STATE_KEY } from './email/state';
 import { dropHandover, settleHandover } from './handover';
 import { pollSms, readSmsSettings, sampleSms, smsHandover, type SmsSettings } from './sms/poller';

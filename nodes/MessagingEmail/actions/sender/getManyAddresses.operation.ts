@@ -1,12 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
+import { listSenders } from '../../helpers/senders';
 
 export const description: INodeProperties[] = [];
 
@@ -16,14 +12,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: () => undefined,
-		send: async (_prepared, itemIndex) => {
-			const answer = await client.requestList({ method: 'GET', path: '/smtp/senders', itemIndex });
-			// A bare array of address strings; objects (as some sources show) are kept as they are.
-			return answer.map((sender): IDataObject =>
-				typeof sender === 'object' && sender !== null
-					? (sender as IDataObject)
-					: { email: String(sender) },
-			);
-		},
+		send: async (_prepared, itemIndex) => await listSenders(client, itemIndex),
 	});
 }

@@ -7,6 +7,7 @@ import {
 
 import type { MessagingClient } from '../../../shared/transport/client';
 import { unsubscribeOutput } from '../../../shared/records/emailEvents';
+import { unsubscribeList } from '../../../shared/records/unsubscribes';
 import { dayListProperties, runDayList } from '../../helpers/dayList';
 
 const properties: INodeProperties[] = [
@@ -26,6 +27,7 @@ export async function execute(
 	return await runDayList(this, client, {
 		path: '/smtp/unsubscribe',
 		pageSize: 100,
+		extract: unsubscribeList,
 		output: (record) => unsubscribeOutput(record, timeZone),
 	});
 }

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord, recordList } from '../../objects';
 import type { MessagingClient } from '../../transport/client';
 import { digest, type EventType } from './state';
 import { bounceList, bounceOutput, unsubscribeOutput } from '../../records/emailEvents';
+import { unsubscribeList } from '../../records/unsubscribes';
 import { totalIn } from '../../records/values';
 
 /** The service's maximum page size for both lists. */
@@ -50,7 +50,7 @@ export async function fetchBounceTotal(client: MessagingClient): Promise<number>
 	);
 }
 
-/** GET /smtp/unsubscribe?date=YYYY-MM-DD answers a bare array of that day's entries (`{data: [...]}` is read too). */
+/** GET /smtp/unsubscribe?date=YYYY-MM-DD answers a bare array of that day's entries (records/unsubscribes.ts). */
 export async function fetchUnsubscribePage(
 	client: MessagingClient,
 	day: string,
@@ -60,7 +60,7 @@ export async function fetchUnsubscribePage(
 	const records = await client.requestValue(
 		{ method: 'GET', path: '/smtp/unsubscribe', query: { date: day, limit, offset } },
 		'list of unsubscribed entries',
-		(body) => recordList(isRecord(body) ? body.data : body),
+		unsubscribeList,
 	);
 	return { records };
 }

@@ -1,0 +1,92 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { clientForPoll } from '../../clientFactory';
+import { DAY_MS, dateToServiceTime } from '../../serviceTime';
+import type { MessagingClient } from '../../transport/client';
+import { SAMPLE_SIZE } from '../pollRun';
+import {
+	fetchBouncePage,
+	fetchUnsubscribePage,
+	listBounce,
+	listUnsubscribe,
+	PAGE_SIZE,
+	toOutput,
+	type ListedEvent,
+} from './events';
+import { MAX_PAGES } from './scan';
+import { readEmailSettings, type EmailSettings } from './settings';
+
+/** "Fetch Test Event" for the email events: the most recent ones, no state touched. */
+export async function sampleEmail(context: IPollFunctions): Promise<INodeExecutionData[][]> {
+	const settings = readEmailSettings(context);
+	return await sample(context, clientForPoll(context), settings);
+}
+
+/** "Fetch Test Event": the most recent events in the windows, cursors untouched. */
+async function sample(
+	context: IPollFunctions,
+	client: MessagingClient,
+	settings: EmailSettings,
+): Promise<INodeExecutionData[][]> {
+	const events: ListedEvent[] = [];
+	if (settings.events.includes('bounce')) {
+		const first = await fetchBouncePage(client, 0);
+		let records = first.records;
+		if (first.total !== undefined && first.total > records.length) {
+			records = (await fetchBouncePage(client, Math.max(0, first.total - SAMPLE_SIZE), SAMPLE_SIZE))
+				.records;
+		} else if (first.total === undefined && records.length === PAGE_SIZE) {
+			records = await readAll((offset) => fetchBouncePage(client, offset), records);
+		}
+		events.push(...records.slice(-SAMPLE_SIZE).map(listBounce));
+	}
+	if (settings.events.includes('unsubscribe')) {
+		const now = Date.now();
+		const today = dateToServiceTime(now, settings.timeZone).slice(0, 10);
+		const yesterday = dateToServiceTime(now - DAY_MS, settings.timeZone).slice(0, 10);
+		let records = await readAll((offset) => fetchUnsubscribePage(client, today, offset));
+		if (records.length < SAMPLE_SIZE)
+			records = [
+				...(await readAll((offset) => fetchUnsubscribePage(client, yesterday, offset))),
+				...records,
+			];
+		events.push(...records.slice(-SAMPLE_SIZE).map(listUnsubscribe));
+	}
+	const recent = events
+		.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
+		.slice(-SAMPLE_SIZE);
+	if (recent.length === 0) {
+		const watched = settings.events
+			.map((event) => (event === 'bounce' ? 'bounces' : 'unsubscribes'))
+			.join(' or ');
+		throw new NodeOperationError(
+			context.getNode(),
+			`No ${watched} in the service's window right now`,
+			{
+				description:
+					'Bounces are listed for the last 24 hours, unsubscribes for today and yesterday (service time). ' +
+					'To make one: send an email to an address that does not exist (with the sandbox: any address at bounce.test, e.g. someone@bounce.test), or add a test address with Messaging Email → Unsubscribe → Add, then fetch again.',
+			},
+		);
+	}
+	return [recent.map((event) => ({ json: toOutput(event, settings.timeZone) }))];
+}
+
+async function readAll(
+	fetchPage: (offset: number) => Promise<{ records: IDataObject[] }>,
+	first?: IDataObject[],
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [...(first ?? [])];
+	let last = first;
+	for (let pages = 0; pages < MAX_PAGES; pages++) {
+		if (last && last.length < PAGE_SIZE) break;
+		last = (await fetchPage(records.length)).records;
+		records.push(...last);
+	}
+	return records;
+}
