@@ -50,6 +50,22 @@ function table({ headers, rows }: Table): string {
 	return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/**
+ * What the tables cannot say by themselves: where the floor of any n8n node lies, and why the comparison is about
+ * safety as much as speed. No figures: those come from the run, in the scenarios below.
+ */
+const READING = [
+	'## Reading these figures',
+	'',
+	"- The one cost no node can remove: n8n's request helper opens a new connection for every request (against the live service, a TLS handshake per request) and wraps it in axios. " +
+		'Scenario 7 measures it: a bare node that only calls the helper, and a raw keep-alive request to the same sandbox with no n8n. ' +
+		"A send in Messaging Email turns off the helper's redirect handling (the service never redirects), so it can cost less than the bare helper; the floor any n8n node can reach sits well above the wire's. " +
+		'How much of a send is the helper and how much the validation and pacing is not separated.',
+	"- Safer, too: with a predefined credential the HTTP Request node uses n8n's legacy `requestWithAuthentication`, which fetches a new token and **repeats the request after any failure** — a 5xx on a send included, which can deliver twice (scenario 1's token requests). " +
+		'These nodes repeat only after a 401, and never repeat a send after a 5xx or timeout.',
+	'- Headline figures for the README are in `bench/results.json`; `npm run bench` takes about 10 minutes on 2 cores (the queue row included; `--smoke` runs tiny counts and skips it).',
+];
+
 export function renderResults(
 	results: ScenarioResult[],
 	machine: MachineInfo,
@@ -113,6 +129,8 @@ export function renderResults(
 			rows: results.flatMap((result) => result.summary),
 		}),
 	);
+	out.push('');
+	out.push(...READING);
 	for (const result of results) {
 		out.push('');
 		out.push(`## ${result.id}. ${result.title}`);
