@@ -219,9 +219,9 @@ describe('examples on n8n 2.40.7 via n8n execute', () => {
 		expect(status.send_date).toBe(sendDate);
 		expect(
 			(status.task_phones_info as Array<Record<string, unknown>>).map(
-				({ phone, status: code, status_name }) => ({ phone, code, status_name }),
+				({ phone, status: code, statusName }) => ({ phone, code, statusName }),
 			),
-		).toEqual(listPhones.map((phone) => ({ phone, code: 0, status_name: 'Ready to send' })));
+		).toEqual(listPhones.map((phone) => ({ phone, code: 0, statusName: 'Ready to send' })));
 
 		// Two days later (sandbox clock): sent; numbers ending in 0 are not delivered in the sandbox.
 		sandbox.clock.advance(2 * 86_400_000);

@@ -1,10 +1,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { formatServiceDate } from '../../sandbox/core/clock';
+import { listSearchContext } from '../harness/list-search';
 import { jsonOf, useEmailSandbox } from './setup';
 
 const t = useEmailSandbox();
 const HOUR = 3_600_000;
+/** The ISO twin of a service time read in UTC (the workflow's time zone in these tests). */
+const iso = (serviceTime: string) => `${serviceTime.replace(' ', 'T')}.000Z`;
 
 /** The record Get / Get Many output for seeded email n (text "Body n", subject "Seed n"), normalised. */
 function expectedRecord(id: string, n: number, extra: Record<string, unknown> = {}) {
@@ -21,6 +24,7 @@ function expectedRecord(id: string, n: number, extra: Record<string, unknown> = 
 		recipient: `user${n}@example.com`,
 		subject: `Seed ${n}`,
 		send_date: stored.send_date,
+		sendDateIso: iso(stored.send_date),
 		tracking: { click: 0, open: 0, link: [], client_info: [] },
 		...extra,
 	};
@@ -63,6 +67,7 @@ describe('Email → Get', () => {
 							ip: '203.0.113.5',
 							country: 'UA',
 							action_date: '2026-01-02 03:04:05',
+							actionDateIso: '2026-01-02T03:04:05.000Z',
 						},
 					],
 					link: [
@@ -73,6 +78,7 @@ describe('Email → Get', () => {
 							ip: '198.51.100.7',
 							country: 'US',
 							action_date: '2026-01-02 03:05:00',
+							actionDateIso: '2026-01-02T03:05:00.000Z',
 							screen_resolution: '1920x1080',
 						},
 					],
@@ -141,7 +147,9 @@ describe('Email → Get Many / Get Count', () => {
 		const mid = t.state().emails.find((email) => email.recipient === 'mid@example.com')!;
 		expect(middle).toContain(mid.id);
 		const { content: _content, ...raw } = mid;
-		expect(jsonOf(result)).toEqual([{ ...raw, smtp_answer_code_explain: 'Delivered' }]);
+		expect(jsonOf(result)).toEqual([
+			{ ...raw, smtp_answer_code_explain: 'Delivered', sendDateIso: iso(raw.send_date) },
+		]);
 	});
 
 	test('a zoned date picker value is converted to the workflow time zone', async () => {
@@ -657,27 +665,9 @@ describe('Sender', () => {
 
 	test('the From list shows the approved senders, filtered (methods.listSearch)', async () => {
 		const { searchSenders } = await import('../../nodes/MessagingEmail/methods/listSearch');
-		const context = {
-			getNode: () => ({ name: 'Node' }),
-			getCredentials: async () => ({ baseUrl: t.sandbox.url }),
-			helpers: {
-				httpRequestWithAuthentication: async (
-					_type: string,
-					options: { url: string; method: string },
-				) => {
-					const response = await fetch(options.url, {
-						method: options.method,
-						headers: { Authorization: `Bearer ${t.sandbox.account.apiKey}` },
-					});
-					// The transport asks n8n's helper for the full response.
-					return {
-						statusCode: response.status,
-						headers: Object.fromEntries(response.headers),
-						body: (await response.json()) as unknown,
-					};
-				},
-			},
-		};
+		const context = listSearchContext(t.sandbox, {
+			nodeType: 'n8n-nodes-messaging.messagingEmail',
+		});
 		await t.control('POST', '/email/senders', { email: 'team@example.com', name: 'Team' });
 		const options = await searchSenders.call(context as never);
 		expect(options.results).toEqual([
@@ -730,6 +720,9 @@ describe('Sending Domain', () => {
 			ssl_type: 0,
 			ssl_expired: null,
 			ssl_generated: null,
+			// No time yet: the ISO twins are null too.
+			expireDateIso: null,
+			sslExpiredIso: null,
 		};
 		expect(jsonOf(list)).toEqual([
 			{

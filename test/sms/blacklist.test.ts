@@ -56,15 +56,20 @@ describe('Blacklist', () => {
 			blacklist('add', { phones: '380986235698, 380631234567, 79217451232', description: 'spam' }),
 		);
 		t.sandbox.log.clear();
-		const all = await t.run(blacklist('getAll', { returnAll: true }));
+		// The service's times are wall-clock times in the account's zone, read in the workflow's (here +05:30, no DST).
+		const all = await t.run(blacklist('getAll', { returnAll: true }), undefined, {
+			timezone: 'Asia/Kolkata',
+		});
 		expect(t.calls()).toEqual([
 			{ method: 'GET', path: '/sms/black_list', query: {}, rawQuery: '', body: undefined },
 		]);
-		const date = expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+		const added = String(jsonOf(all)[0].add_date);
+		expect(added).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+		const addDateIso = new Date(`${added.replace(' ', 'T')}+05:30`).toISOString();
 		expect(jsonOf(all)).toEqual([
-			{ phone: '380986235698', description: 'spam', add_date: date },
-			{ phone: '380631234567', description: 'spam', add_date: date },
-			{ phone: '79217451232', description: 'spam', add_date: date },
+			{ phone: '380986235698', description: 'spam', add_date: added, addDateIso },
+			{ phone: '380631234567', description: 'spam', add_date: added, addDateIso },
+			{ phone: '79217451232', description: 'spam', add_date: added, addDateIso },
 		]);
 		const two = await t.run(blacklist('getAll', { returnAll: false, limit: 2 }));
 		expect(jsonOf(two).map((json) => json.phone)).toEqual(['380986235698', '380631234567']);
@@ -93,6 +98,7 @@ describe('Blacklist', () => {
 				blacklisted: true,
 				description: 'asked',
 				add_date: expect.any(String),
+				addDateIso: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/),
 			},
 		]);
 		expect(pairing(result)).toEqual([[0], [1]]);

@@ -1,4 +1,5 @@
 import { formatServiceDate } from '../../sandbox/core/clock';
+import { listSearchContext } from '../harness/list-search';
 import { items, jsonOf, pairing, useSmsSandbox } from './setup';
 
 const t = useSmsSandbox();
@@ -242,7 +243,7 @@ describe('Campaign: lifecycle over the sandbox clock', () => {
 				phone,
 				status: statuses[index],
 				status_explain: names[index],
-				status_name: names[index],
+				statusName: names[index],
 				country_code: index < 2 ? 'UA' : 'US',
 				money_spent: spent[index],
 			}));
@@ -254,6 +255,9 @@ describe('Campaign: lifecycle over the sandbox clock', () => {
 			send_date: plus(createdAt, 120_000),
 			date_created: createdAt,
 			sender_name: 'Sandbox',
+			// The ISO twins the package adds (the workflow's time zone is UTC here).
+			sendDateIso: `${plus(createdAt, 120_000).replace(' ', 'T')}.000Z`,
+			dateCreatedIso: `${createdAt.replace(' ', 'T')}.000Z`,
 		};
 
 		expect(await get()).toEqual({
@@ -306,7 +310,7 @@ describe('Campaign: lifecycle over the sandbox clock', () => {
 				phone: '380986235698',
 				status: 0,
 				status_explain: 'Cancelled',
-				status_name: 'Ready to send',
+				statusName: 'Ready to send',
 				country_code: 'UA',
 				money_spent: 0,
 			},
@@ -418,32 +422,7 @@ describe('Campaign: lifecycle over the sandbox clock', () => {
 		const first = await datesOf(1001);
 		const second = await datesOf(1002);
 		const { searchCampaigns } = await import('../../nodes/MessagingSms/methods/listSearch');
-		const context = {
-			getNode: () => ({
-				name: 'SMS',
-				type: 'n8n-nodes-messaging.messagingSms',
-				typeVersion: 1,
-				parameters: {},
-			}),
-			getCredentials: async () => ({ baseUrl: t.sandbox.url }),
-			helpers: {
-				httpRequestWithAuthentication: async (
-					_type: string,
-					options: { url: string; method: string },
-				) => {
-					const response = await fetch(options.url, {
-						method: options.method,
-						headers: { Authorization: `Bearer ${t.sandbox.account.apiKey}` },
-					});
-					// The transport asks n8n's helper for the full response.
-					return {
-						statusCode: response.status,
-						headers: Object.fromEntries(response.headers),
-						body: await response.json(),
-					};
-				},
-			},
-		};
+		const context = listSearchContext(t.sandbox);
 		t.sandbox.log.clear();
 		const all = await searchCampaigns.call(context as never);
 		expect(all.results.map((entry) => entry.value)).toEqual(['1002', '1001']);
@@ -495,6 +474,8 @@ describe('Campaign: Get Many and Get Cost', () => {
 				sender_mail_address: '',
 				sender_mail_name: '',
 				external_stat: 0,
+				sendDateIso: `${second.send_date.replace(' ', 'T')}.000Z`,
+				dateCreatedIso: `${second.date_created.replace(' ', 'T')}.000Z`,
 			},
 		]);
 		const all = await t.run(campaign('getAll', { returnAll: false, limit: 1 }));

@@ -1,5 +1,4 @@
-import type { ILoadOptionsFunctions } from 'n8n-workflow';
-
+import { listSearchContext } from '../harness/list-search';
 import { jsonOf, node, useSmsSandbox } from './setup';
 
 const t = useSmsSandbox();
@@ -29,7 +28,7 @@ describe('Sender ID', () => {
 				country_code: '',
 				status: 1,
 				status_explain: 'Active',
-				status_name: 'Active',
+				statusName: 'Active',
 			},
 			{
 				id: '2',
@@ -38,7 +37,7 @@ describe('Sender ID', () => {
 				country_code: 'UA',
 				status: 0,
 				status_explain: 'On moderation',
-				status_name: 'In moderation',
+				statusName: 'In moderation',
 			},
 			{
 				id: '3',
@@ -47,7 +46,7 @@ describe('Sender ID', () => {
 				country_code: '',
 				status: 2,
 				status_explain: 'Rejected',
-				status_name: 'Rejected',
+				statusName: 'Rejected',
 			},
 		]);
 		const limited = await t.run({
@@ -60,32 +59,7 @@ describe('Sender ID', () => {
 	});
 
 	test('the Sender list shows each sender with its moderation status once (methods.listSearch)', async () => {
-		const context = {
-			getNode: () => ({
-				name: 'SMS',
-				type: 'n8n-nodes-messaging.messagingSms',
-				typeVersion: 1,
-				parameters: {},
-			}),
-			getCredentials: async () => ({ baseUrl: t.sandbox.url }),
-			helpers: {
-				httpRequestWithAuthentication: async (
-					_type: string,
-					options: { url: string; method: string },
-				) => {
-					const response = await fetch(options.url, {
-						method: options.method,
-						headers: { Authorization: `Bearer ${t.sandbox.account.apiKey}` },
-					});
-					// The transport asks n8n's helper for the full response.
-					return {
-						statusCode: response.status,
-						headers: Object.fromEntries(response.headers),
-						body: await response.json(),
-					};
-				},
-			},
-		} as unknown as ILoadOptionsFunctions;
+		const context = listSearchContext(t.sandbox);
 		const options = await node.methods.listSearch.searchSenders.call(context);
 		expect(options.results).toEqual([
 			{ name: 'Sandbox (Active)', value: 'Sandbox' },

@@ -14,7 +14,7 @@ export async function searchCampaigns(
 	const client = new MessagingClient(this);
 	const campaigns = (
 		await client.requestList({ method: 'GET', path: '/sms/campaigns/list' }, dataList)
-	).map(campaignListItem);
+	).map((campaign) => campaignListItem(campaign, this.getTimezone()));
 	const wanted = (filter ?? '').trim().toLowerCase();
 	const results = campaigns
 		.filter((campaign: IDataObject) =>
@@ -58,7 +58,7 @@ export async function searchSenders(
 	const results = senders
 		.filter((sender: IDataObject) => String(sender.sender).toLowerCase().includes(wanted))
 		.map((sender: IDataObject) => ({
-			name: `${String(sender.sender)} (${String(sender.status_name ?? 'Unknown')})`,
+			name: `${String(sender.sender)} (${String(sender.statusName ?? 'Unknown')})`,
 			value: String(sender.sender),
 			...(sender.country ? { description: String(sender.country) } : {}),
 		}));

@@ -3,9 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { isRecord, recordList } from '../objects';
 import { phoneToString } from '../phones';
 import { serviceTimeToDate } from '../serviceTime';
-import { numberOrNull, serviceNumber, textOrNull } from './values';
+import { numberOrNull, serviceNumber, textOrNull, withIsoTwins } from './values';
 
-/** Service records made consistent for n8n: ids and phones as strings, numbers as numbers, the raw record kept. */
+/**
+ * Service records made consistent for n8n (the output vocabulary, docs/architecture.md): the service's fields keep
+ * their names, ids and phones as strings, numbers as numbers; what the package adds is camelCase (`statusName`,
+ * the ISO twins of times).
+ */
 
 const PHONE_STATUS_NAMES: Record<number, string> = {
 	0: 'Ready to send',
@@ -26,12 +30,12 @@ function set(record: IDataObject, key: string, value: unknown) {
 	if (value !== undefined && value !== null) record[key] = value as IDataObject[string];
 }
 
-export function campaignListItem(raw: IDataObject): IDataObject {
+export function campaignListItem(raw: IDataObject, timeZone: string): IDataObject {
 	const record: IDataObject = { ...raw };
 	set(record, 'id', textOrNull(raw.id));
 	set(record, 'address_book_id', textOrNull(raw.address_book_id));
 	set(record, 'company_price', serviceNumber(raw.company_price));
-	return record;
+	return withIsoTwins(record, ['send_date', 'date_created'], timeZone);
 }
 
 export function phoneInfo(raw: IDataObject): IDataObject {
@@ -41,7 +45,7 @@ export function phoneInfo(raw: IDataObject): IDataObject {
 	const status = serviceNumber(raw.status);
 	set(record, 'status', status);
 	if (status !== undefined)
-		record.status_name = PHONE_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
+		record.statusName = PHONE_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
 	record.country_code = String(raw.country_code ?? raw[CYRILLIC_COUNTRY_CODE] ?? '');
 	set(record, 'money_spent', serviceNumber(raw.money_spent));
 	return record;
@@ -56,8 +60,8 @@ export function campaignDetailIn(body: unknown): IDataObject | undefined {
 	return isRecord(detail) && recordList(detail.task_phones_info) ? detail : undefined;
 }
 
-export function campaignDetail(raw: IDataObject): IDataObject {
-	const record = campaignListItem(raw);
+export function campaignDetail(raw: IDataObject, timeZone: string): IDataObject {
+	const record = campaignListItem(raw, timeZone);
 	const phones = Array.isArray(raw.task_phones_info) ? (raw.task_phones_info as IDataObject[]) : [];
 	record.task_phones_info = phones.map(phoneInfo);
 	return record;
@@ -69,12 +73,12 @@ export function senderId(raw: IDataObject): IDataObject {
 	const status = serviceNumber(raw.status);
 	set(record, 'status', status);
 	if (status !== undefined)
-		record.status_name = SENDER_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
+		record.statusName = SENDER_STATUS_NAMES[status] ?? String(raw.status_explain ?? 'Unknown');
 	return record;
 }
 
-export function blacklistEntry(raw: IDataObject): IDataObject {
-	return { ...raw, phone: phoneToString(raw.phone) };
+export function blacklistEntry(raw: IDataObject, timeZone: string): IDataObject {
+	return withIsoTwins({ ...raw, phone: phoneToString(raw.phone) }, ['add_date'], timeZone);
 }
 
 /**

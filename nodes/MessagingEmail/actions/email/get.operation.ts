@@ -41,6 +41,7 @@ export async function execute(
 					path: apiPath`/smtp/emails/${id}`,
 					itemIndex,
 				}),
+				this.getTimezone(),
 			),
 	});
 }

@@ -87,7 +87,7 @@ export async function execute(
 				{ method: 'GET', path: '/smtp/emails', query, itemIndex },
 				{ returnAll, limit, pageSize: 100 },
 			);
-			return records.map(normaliseEmailRecord);
+			return records.map((record) => normaliseEmailRecord(record, this.getTimezone()));
 		},
 	});
 }

@@ -69,7 +69,7 @@ export async function execute(
 			});
 			const requestedBy = new Map(entries.map((entry) => [entry.value, entry.items]));
 			return records.map((raw) => {
-				const record = normaliseEmailRecord(raw);
+				const record = normaliseEmailRecord(raw, this.getTimezone());
 				return { json: record, items: requestedBy.get(String(record.id)) ?? [items[0]] };
 			});
 		},

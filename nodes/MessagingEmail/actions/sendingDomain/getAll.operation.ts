@@ -36,7 +36,7 @@ export async function execute(
 				{ method: 'GET', path: '/v2/email-service/smtp/sender_domains', itemIndex },
 				domainsIn,
 			);
-			return domains.map(normaliseDomain);
+			return domains.map((domain) => normaliseDomain(domain, this.getTimezone()));
 		},
 	});
 }

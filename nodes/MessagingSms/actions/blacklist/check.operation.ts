@@ -46,7 +46,7 @@ export async function execute(
 			);
 			const found = new Map<string, IDataObject>(
 				listed.map((raw) => {
-					const record = blacklistEntry(raw);
+					const record = blacklistEntry(raw, this.getTimezone());
 					return [record.phone as string, record];
 				}),
 			);

@@ -26,7 +26,7 @@ export async function execute(
 			// The service returns the whole blacklist at once; Limit is applied here.
 			const records = (
 				await client.requestList({ method: 'GET', path: '/sms/black_list', itemIndex }, dataList)
-			).map(blacklistEntry);
+			).map((entry) => blacklistEntry(entry, this.getTimezone()));
 			return returnAll ? records : records.slice(0, limit);
 		},
 	});

@@ -27,7 +27,7 @@ export async function execute(
 				'campaign with its phones',
 				campaignDetailIn,
 			);
-			return campaignDetail(detail);
+			return campaignDetail(detail, this.getTimezone());
 		},
 	});
 }

@@ -58,7 +58,7 @@ export async function execute(
 				{ method: 'GET', path: '/sms/campaigns/list', query, itemIndex },
 				dataList,
 			);
-			const records = list.map(campaignListItem);
+			const records = list.map((campaign) => campaignListItem(campaign, this.getTimezone()));
 			return returnAll ? records : records.slice(0, limit);
 		},
 	});
