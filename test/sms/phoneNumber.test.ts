@@ -244,6 +244,7 @@ describe('Phone Number', () => {
 			status: 0,
 			variables: { City: 'Kyiv', Visits: 3, Since: '2020-01-31' },
 			added: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+			addedIso: `${String(contact.added).replace(' ', 'T')}.000Z`,
 		});
 	});
 

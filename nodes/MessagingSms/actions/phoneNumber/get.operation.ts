@@ -9,6 +9,7 @@ import { runPerItem } from '../../../shared/items';
 import { isRecord } from '../../../shared/objects';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, phoneField, readId, readPhone } from '../../helpers/fields';
+import { withIsoTwins } from '../../../shared/records/values';
 
 const properties: INodeProperties[] = [addressBookIdField, phoneField()];
 
@@ -39,7 +40,12 @@ export async function execute(
 				'contact',
 				(body) => (isRecord(body) && isRecord(body.data) ? body.data : undefined),
 			);
-			return { phone, addressBookId: String(addressBookId), ...data };
+			// The time the phone was added gets its ISO twin (the output vocabulary, docs/architecture.md).
+			return withIsoTwins(
+				{ phone, addressBookId: String(addressBookId), ...data },
+				['added'],
+				this.getTimezone(),
+			);
 		},
 	});
 }
