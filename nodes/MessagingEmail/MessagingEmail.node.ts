@@ -13,8 +13,9 @@ import * as bounce from './actions/bounce';
 import * as email from './actions/email';
 import * as resubscribe from './actions/resubscribe';
 import { router } from './actions/router';
-import * as sender from './actions/sender';
+import * as senderAddress from './actions/senderAddress';
 import * as sendingDomain from './actions/sendingDomain';
+import * as sendingIp from './actions/sendingIp';
 import * as unsubscribe from './actions/unsubscribe';
 import { listSearch } from './methods';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
@@ -29,8 +30,9 @@ const properties: INodeProperties[] = [
 			{ name: 'Bounce', value: 'bounce' },
 			{ name: 'Email', value: 'email' },
 			{ name: 'Resubscribe', value: 'resubscribe' },
-			{ name: 'Sender', value: 'sender' },
+			{ name: 'Sender Address', value: 'senderAddress' },
 			{ name: 'Sending Domain', value: 'sendingDomain' },
+			{ name: 'Sending IP', value: 'sendingIp' },
 			{ name: 'Unsubscribe', value: 'unsubscribe' },
 		],
 		default: 'email',
@@ -39,8 +41,9 @@ const properties: INodeProperties[] = [
 	...bounce.description,
 	...unsubscribe.description,
 	...resubscribe.description,
-	...sender.description,
+	...senderAddress.description,
 	...sendingDomain.description,
+	...sendingIp.description,
 	requestOptionsField,
 ];
 

@@ -627,11 +627,11 @@ describe('Resubscribe → Send Request', () => {
 	});
 });
 
-describe('Sender', () => {
-	test('Add Address, then Get Many Addresses and Get Many IPs', async () => {
+describe('Sender Address and Sending IP', () => {
+	test('Sender Address → Add, then Sender Address → Get Many and Sending IP → Get Many', async () => {
 		const added = await t.run({
-			resource: 'sender',
-			operation: 'addAddress',
+			resource: 'senderAddress',
+			operation: 'add',
 			email: 'news@example.com',
 			name: 'News Desk',
 		});
@@ -646,7 +646,7 @@ describe('Sender', () => {
 		expect(jsonOf(added)).toEqual([{ result: true, email: 'news@example.com', name: 'News Desk' }]);
 
 		t.sandbox.log.clear();
-		const addresses = await t.run({ resource: 'sender', operation: 'getManyAddresses' });
+		const addresses = await t.run({ resource: 'senderAddress', operation: 'getAll' });
 		expect(t.calls()).toEqual([
 			{ method: 'GET', path: '/smtp/senders', rawQuery: '', body: undefined },
 		]);
@@ -656,7 +656,7 @@ describe('Sender', () => {
 		]);
 
 		t.sandbox.log.clear();
-		const ips = await t.run({ resource: 'sender', operation: 'getManyIps' });
+		const ips = await t.run({ resource: 'sendingIp', operation: 'getAll' });
 		expect(t.calls()).toEqual([
 			{ method: 'GET', path: '/smtp/ips', rawQuery: '', body: undefined },
 		]);
@@ -803,11 +803,11 @@ describe('every operation with the email area not activated', () => {
 				sender: 'sender@sandbox.test',
 			},
 		],
-		['sender ips', { resource: 'sender', operation: 'getManyIps' }],
-		['sender addresses', { resource: 'sender', operation: 'getManyAddresses' }],
+		['sender ips', { resource: 'sendingIp', operation: 'getAll' }],
+		['sender addresses', { resource: 'senderAddress', operation: 'getAll' }],
 		[
 			'sender add',
-			{ resource: 'sender', operation: 'addAddress', email: 'a@example.com', name: 'A' },
+			{ resource: 'senderAddress', operation: 'add', email: 'a@example.com', name: 'A' },
 		],
 		['domains', { resource: 'sendingDomain', operation: 'getAll' }],
 		['domain add', { resource: 'sendingDomain', operation: 'add', domain: 'example.com' }],

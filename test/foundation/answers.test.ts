@@ -131,13 +131,13 @@ describe('list operations: an unreadable answer is an error, never an empty list
 
 	test.each([
 		[
-			{ resource: 'sender', operation: 'getManyIps' },
+			{ resource: 'sendingIp', operation: 'getAll' },
 			'/smtp/ips',
 			{ result: true },
 			'The answer to GET /smtp/ips holds no list of records: "{\\"result\\":true}"',
 		],
 		[
-			{ resource: 'sender', operation: 'getManyAddresses' },
+			{ resource: 'senderAddress', operation: 'getAll' },
 			'/smtp/senders',
 			{ senders: 'none' },
 			'The answer to GET /smtp/senders holds no list of records: "{\\"senders\\":\\"none\\"}"',

@@ -252,9 +252,9 @@ export const OPERATIONS: OperationCase[] = [
 	},
 	{
 		node: 'email',
-		resource: 'sender',
-		operation: 'addAddress',
-		base: { resource: 'sender', operation: 'addAddress', email: 'new@example.com', name: 'New' },
+		resource: 'senderAddress',
+		operation: 'add',
+		base: { resource: 'senderAddress', operation: 'add', email: 'new@example.com', name: 'New' },
 		bad: [
 			{ path: 'email', displayName: 'Email', values: BAD_EMAIL },
 			{ path: 'name', displayName: 'Name', values: OBJECT_AS_TEXT.slice(0, 2) },
@@ -262,16 +262,16 @@ export const OPERATIONS: OperationCase[] = [
 	},
 	{
 		node: 'email',
-		resource: 'sender',
-		operation: 'getManyAddresses',
-		base: { resource: 'sender', operation: 'getManyAddresses' },
+		resource: 'senderAddress',
+		operation: 'getAll',
+		base: { resource: 'senderAddress', operation: 'getAll' },
 		bad: [],
 	},
 	{
 		node: 'email',
-		resource: 'sender',
-		operation: 'getManyIps',
-		base: { resource: 'sender', operation: 'getManyIps' },
+		resource: 'sendingIp',
+		operation: 'getAll',
+		base: { resource: 'sendingIp', operation: 'getAll' },
 		bad: [],
 	},
 	{

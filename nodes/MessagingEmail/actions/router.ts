@@ -4,8 +4,9 @@ import { runOperation, type OperationTable } from '../../shared/router';
 import * as bounce from './bounce';
 import * as email from './email';
 import * as resubscribe from './resubscribe';
-import * as sender from './sender';
+import * as senderAddress from './senderAddress';
 import * as sendingDomain from './sendingDomain';
+import * as sendingIp from './sendingIp';
 import * as unsubscribe from './unsubscribe';
 
 /** resource → operation → its file, as each resource's index.ts lists them. */
@@ -13,8 +14,9 @@ const resources: OperationTable = {
 	bounce: bounce.operations,
 	email: email.operations,
 	resubscribe: resubscribe.operations,
-	sender: sender.operations,
+	senderAddress: senderAddress.operations,
 	sendingDomain: sendingDomain.operations,
+	sendingIp: sendingIp.operations,
 	unsubscribe: unsubscribe.operations,
 };
 

@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
-		placeholder: 'Add filter',
+		placeholder: 'Add Filter',
 		default: {},
 		options: dateRangeOptions(CREATED_AFTER, CREATED_BEFORE),
 	},

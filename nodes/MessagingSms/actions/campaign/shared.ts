@@ -93,7 +93,7 @@ export const routeField: INodeProperties = {
 	name: 'route',
 	type: 'fixedCollection',
 	typeOptions: { multipleValues: true },
-	placeholder: 'Add country route',
+	placeholder: 'Add Country Route',
 	default: {},
 	description:
 		'Route per recipient country. Some operators require one; without a registered sender ID for a country, use the international route.',

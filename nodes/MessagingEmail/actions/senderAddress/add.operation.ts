@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions(
-	{ show: { resource: ['sender'], operation: ['addAddress'] } },
+	{ show: { resource: ['senderAddress'], operation: ['add'] } },
 	properties,
 );
 
