@@ -1,6 +1,6 @@
 /**
  * 5. Trigger: B new bounces + U unsubscribes waiting; Messaging Trigger polls until drained. Run through n8n-core's
- * PollTriggerExecutor and PollContext (test/trigger/poll-harness.ts), not a real n8n: a real n8n polls at most once
+ * PollTriggerExecutor and PollContext (test/harness/poll-harness.ts), not a real n8n: a real n8n polls at most once
  * a minute, so draining would take many minutes of waiting and show nothing more. Real time, real HTTP, the sandbox
  * enforcing its 10 requests/second, the node's default pacing.
  */
@@ -9,7 +9,7 @@ import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.
 import { dateToServiceTime } from '../../nodes/shared/serviceTime';
 import { CredentialStore, sandboxCredentials } from '../../test/harness/credentials';
 import type { Sandbox } from '../../sandbox';
-import { PollHarness } from '../../test/trigger/poll-harness';
+import { PollHarness } from '../../test/harness/poll-harness';
 import { fmt, int, seconds, sleep } from '../lib/stats';
 import type { Scenario, ScenarioResult } from '../lib/types';
 
@@ -174,7 +174,7 @@ export const trigger: Scenario = {
 			headline: { eventsInWindow, idlePollRequests },
 			setup: [
 				`${int(n.bounces)} new bounces and ${int(n.unsubscribes)} new unsubscribes waiting after the trigger was activated; polls run back to back until one emits nothing. Sandbox at 10 requests/second, the node's default pacing; lists are read 100 per page (the service's page size).`,
-				"Run through n8n-core's own PollTriggerExecutor and PollContext (test/trigger/poll-harness.ts, static data persisted between polls as n8n does), not in a real n8n: a real n8n polls at most once a minute, so draining there takes minutes of waiting per poll and measures nothing more.",
+				"Run through n8n-core's own PollTriggerExecutor and PollContext (test/harness/poll-harness.ts, static data persisted between polls as n8n does), not in a real n8n: a real n8n polls at most once a minute, so draining there takes minutes of waiting per poll and measures nothing more.",
 				`There is no HTTP Request run: n8n has no polling HTTP Request. The do-it-yourself version (Schedule Trigger + HTTP Request with pagination) would read both lists in full on every poll — ${int(naivePerPoll)} requests per poll while these events are within the service's window, the empty polls included — and still needs its own deduplication across polls.`,
 				"Static data = the trigger's state as n8n stores it with the workflow (JSON bytes) after draining.",
 			],

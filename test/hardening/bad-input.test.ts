@@ -20,7 +20,7 @@ import {
 	type RunNodeResult,
 } from '../harness/run-node';
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
-import { PollHarness } from '../trigger/poll-harness';
+import { PollHarness } from '../harness/poll-harness';
 import {
 	BATCH_SIZE,
 	OPERATIONS,
@@ -424,7 +424,7 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 			'Max Events per Poll: must be a whole number of at least 1 (got -1)',
 		],
 	];
-	// test/trigger/poll-harness.ts does not take an isolate for the poll as n8n's PollTriggerExecutor does, so
+	// test/harness/poll-harness.ts does not take an isolate for the poll as n8n's PollTriggerExecutor does, so
 	// its expressions run on the in-process engine (the runs after this block select the vm engine again).
 	beforeAll(async () => await useExpressionEngine('legacy'));
 	it.each(settings)('%s', async (_, parameters, message) => {

@@ -10,28 +10,18 @@ import {
 	control,
 	harness,
 	HOUR,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	unsubscribePage,
 	unsubscribeProbe,
-	useSharedClock,
+	useTriggerSandbox,
 	withRawBounce,
 	withRawUnsubscribe,
 } from './helpers';
-import { logger, type PollOutcome } from './poll-harness';
+import { logger, type PollOutcome } from '../harness/poll-harness';
 
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-03-10T08:00:00Z');
-	sandbox = await newSandbox();
-	logger.clear();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-03-10T08:00:00Z', (started) => (sandbox = started));
 
 const emails = (outcome: PollOutcome) => {
 	expect(outcome.error).toBeUndefined();

@@ -8,15 +8,13 @@ import {
 	bouncePage,
 	callsSince,
 	harness,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	unsubscribePage,
 	unsubscribeProbe,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
-import { logger, type PersistenceMode, type PollHarness } from './poll-harness';
+import { logger, type PersistenceMode, type PollHarness } from '../harness/poll-harness';
 
 /**
  * A stored state the trigger cannot trust must never turn into duplicates: the trigger starts again from now
@@ -81,15 +79,7 @@ const damages: Array<[string, (state: State) => unknown, string]> = [
 ];
 
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-04-05T10:00:00Z');
-	sandbox = await newSandbox();
-	logger.clear();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-04-05T10:00:00Z', (started) => (sandbox = started));
 
 const emails = (items: Array<{ json: IDataObject }>) =>
 	items.map((item) => `${String(item.json.event)} ${String(item.json.email)}`);

@@ -4,7 +4,7 @@ import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import type { FaultRule } from '../../sandbox/core/faults';
-import { PollHarness, type PersistenceMode } from './poll-harness';
+import { logger, PollHarness, type PersistenceMode } from '../harness/poll-harness';
 
 export const trigger = new MessagingTrigger();
 
@@ -51,6 +51,26 @@ export const HOUR = 3_600_000;
 
 export async function newSandbox(): Promise<Sandbox> {
 	return await startSandbox({ settings: { rateLimitPerSecond: 0 } });
+}
+
+/**
+ * The setup every trigger test shares: before each test, one clock for n8n and the sandbox starting at `startIso`,
+ * a fresh sandbox (no rate limit) handed to `use`, n8n's logger emptied; after it, the sandbox closed and real time
+ * back. Call it at the top of a file or a describe; a describe's own beforeEach (seeding) runs after it.
+ */
+export function useTriggerSandbox(startIso: string, use: (sandbox: Sandbox) => void) {
+	let current: Sandbox | undefined;
+	beforeEach(async () => {
+		useSharedClock(startIso);
+		current = await newSandbox();
+		use(current);
+		logger.clear();
+	});
+	afterEach(async () => {
+		await current?.close();
+		current = undefined;
+		restoreClock();
+	});
 }
 
 /** The sandbox's control API, over HTTP like any client would use it. */

@@ -9,13 +9,11 @@ import {
 	type BounceSeed,
 	callsSince,
 	harness,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	unsubscribePage,
 	unsubscribeProbe,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -26,16 +24,11 @@ const serviceTime = (ms: number) => {
 };
 
 let sandbox: Sandbox;
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
 
 describe('an idle poll costs a count, not a re-read', () => {
 	const NOW = Date.parse('2026-05-10T12:00:00Z');
+	useTriggerSandbox('2026-05-10T12:00:00Z', (started) => (sandbox = started));
 	beforeEach(async () => {
-		useSharedClock('2026-05-10T12:00:00Z');
-		sandbox = await newSandbox();
 		// 12,000 bounces in the window, one every 7.19 s over the last 24 hours, and 150 unsubscribes today.
 		await addBounces(
 			sandbox,
@@ -163,131 +156,133 @@ describe('an idle poll costs a count, not a re-read', () => {
  * Three sandbox days at 10,000 bounces a day, polled every hour: what the trigger emits is compared with a full-read
  * oracle (every bounce the service listed at some poll, minus what it listed at activation), as multisets.
  */
-test('three days at 10,000 bounces a day: exactly what a full read at every poll would find, each once', async () => {
-	const start = Date.parse('2026-06-01T00:30:00Z');
-	useSharedClock('2026-06-01T00:30:00Z');
-	sandbox = await newSandbox();
-	const HOUR = 3_600_000;
-	const DAY = 24 * HOUR;
-	// Send times avoid the minute around each poll's window edge (HH:30), where a poll taking a second or two
-	// would make "listed" depend on timing.
-	const sendTime = (ms: number) => {
-		const minute = new Date(ms).getUTCMinutes();
-		return minute >= 29 && minute <= 31 ? ms + 3 * 60_000 : ms;
-	};
-	type Seed = BounceSeed & { at: number };
-	const seeds: Array<Seed & { sent: number }> = [];
-	let serial = 0;
-	const bouncesBetween = (from: number, to: number) => {
-		const batch: Array<BounceSeed & { at: number }> = [];
-		for (let ms = Math.ceil(from / 8_640) * 8_640; ms < to; ms += 8_640) {
-			const sent = Math.min(sendTime(ms), to - 1000);
-			batch.push({ email_to: `d${serial++}@bounce.test`, send_date: serviceTime(sent), at: to });
-		}
-		return batch;
-	};
-	const seed = async (batch: Seed[]) => {
-		seeds.push(
-			...batch.map((bounce) => ({
-				...bounce,
-				sent: Date.parse(`${bounce.send_date.replace(' ', 'T')}Z`),
-			})),
-		);
-		await addBounces(
-			sandbox,
-			batch.map(({ at: _at, ...bounce }) => bounce),
-		);
-	};
-	const listedAt = (t: number) => {
-		const counts = new Map<string, number>();
-		for (const bounce of seeds) {
-			const sent = bounce.sent;
-			if (bounce.at <= t && sent > t - DAY && sent <= t) {
-				const key = `${bounce.email_to}|${bounce.send_date}`;
-				counts.set(key, (counts.get(key) ?? 0) + 1);
+describe('three days at 10,000 bounces a day', () => {
+	useTriggerSandbox('2026-06-01T00:30:00Z', (started) => (sandbox = started));
+	test('exactly what a full read at every poll would find, each once', async () => {
+		const start = Date.parse('2026-06-01T00:30:00Z');
+		const HOUR = 3_600_000;
+		const DAY = 24 * HOUR;
+		// Send times avoid the minute around each poll's window edge (HH:30), where a poll taking a second or two
+		// would make "listed" depend on timing.
+		const sendTime = (ms: number) => {
+			const minute = new Date(ms).getUTCMinutes();
+			return minute >= 29 && minute <= 31 ? ms + 3 * 60_000 : ms;
+		};
+		type Seed = BounceSeed & { at: number };
+		const seeds: Array<Seed & { sent: number }> = [];
+		let serial = 0;
+		const bouncesBetween = (from: number, to: number) => {
+			const batch: Array<BounceSeed & { at: number }> = [];
+			for (let ms = Math.ceil(from / 8_640) * 8_640; ms < to; ms += 8_640) {
+				const sent = Math.min(sendTime(ms), to - 1000);
+				batch.push({ email_to: `d${serial++}@bounce.test`, send_date: serviceTime(sent), at: to });
+			}
+			return batch;
+		};
+		const seed = async (batch: Seed[]) => {
+			seeds.push(
+				...batch.map((bounce) => ({
+					...bounce,
+					sent: Date.parse(`${bounce.send_date.replace(' ', 'T')}Z`),
+				})),
+			);
+			await addBounces(
+				sandbox,
+				batch.map(({ at: _at, ...bounce }) => bounce),
+			);
+		};
+		const listedAt = (t: number) => {
+			const counts = new Map<string, number>();
+			for (const bounce of seeds) {
+				const sent = bounce.sent;
+				if (bounce.at <= t && sent > t - DAY && sent <= t) {
+					const key = `${bounce.email_to}|${bounce.send_date}`;
+					counts.set(key, (counts.get(key) ?? 0) + 1);
+				}
+			}
+			return counts;
+		};
+
+		await seed(bouncesBetween(start - DAY, start));
+		const trigger = harness(sandbox, parameters(['bounce'], { maxEventsPerPoll: 5000 }), 'staged');
+		expect((await trigger.activate()).items).toEqual([]);
+		const baseline = listedAt(start);
+		const oracle = new Map<string, number>();
+		const emitted = new Map<string, number>();
+		const requests: number[] = [];
+
+		const EVERY = 2 * HOUR;
+		for (let poll = 1; poll <= 36; poll++) {
+			const t = start + poll * EVERY;
+			setNow(new Date(t).toISOString());
+			const batch = bouncesBetween(t - EVERY, t);
+			if (poll % 18 === 5) {
+				// Late bounces: sent 3 hours before the newest.
+				for (let k = 0; k < 3; k++)
+					batch.push({
+						email_to: `late${poll}-${k}@bounce.test`,
+						send_date: serviceTime(sendTime(t - 3 * HOUR + k * 1000)),
+						at: t,
+					});
+			}
+			if (poll % 12 === 7) {
+				// Two records identical in every field.
+				const twin = {
+					email_to: `twin${poll}@bounce.test`,
+					send_date: serviceTime(t - 600_000),
+					at: t,
+				};
+				batch.push(twin, { ...twin });
+			}
+			await seed(batch);
+			for (const [key, count] of listedAt(t)) {
+				const fresh = count - (baseline.get(key) ?? 0);
+				if (fresh > (oracle.get(key) ?? 0)) oracle.set(key, fresh);
+			}
+			const since = sandbox.log.lastSeq();
+			const outcome = await trigger.poll();
+			expect(outcome.error).toBeUndefined();
+			requests.push(callsSince(sandbox, since).length);
+			for (const item of outcome.items) {
+				const key = `${String(item.json.email)}|${String(item.json.eventTime)}`;
+				emitted.set(key, (emitted.get(key) ?? 0) + 1);
 			}
 		}
-		return counts;
-	};
 
-	await seed(bouncesBetween(start - DAY, start));
-	const trigger = harness(sandbox, parameters(['bounce'], { maxEventsPerPoll: 5000 }), 'staged');
-	expect((await trigger.activate()).items).toEqual([]);
-	const baseline = listedAt(start);
-	const oracle = new Map<string, number>();
-	const emitted = new Map<string, number>();
-	const requests: number[] = [];
+		const sorted = (map: Map<string, number>) => [...map.entries()].sort();
+		expect(oracle.size).toBeGreaterThan(29_000);
+		expect(sorted(emitted)).toEqual(sorted(oracle));
+		// The service agrees with the oracle's window.
+		const total = (await (
+			await fetch(`${sandbox.url}/smtp/bounces/day/total`, {
+				headers: { Authorization: `Bearer ${sandbox.account.apiKey}` },
+			})
+		).json()) as IDataObject;
+		expect(total.total).toBe([...listedAt(start + 72 * HOUR).values()].reduce((a, b) => a + b, 0));
+		// Full reads (≥ 100 requests) only every 6 hours and after late bounces; the other polls read the new
+		// 2 hours and the 30 minutes before (11 pages) after the count and the window start.
+		const full = requests.filter((count) => count >= 100).length;
+		expect(full).toBeLessThanOrEqual(12 + 2);
+		expect(Math.max(...requests.filter((count) => count < 100))).toBeLessThanOrEqual(2 + 11);
+	}, 600_000);
+});
 
-	const EVERY = 2 * HOUR;
-	for (let poll = 1; poll <= 36; poll++) {
-		const t = start + poll * EVERY;
-		setNow(new Date(t).toISOString());
-		const batch = bouncesBetween(t - EVERY, t);
-		if (poll % 18 === 5) {
-			// Late bounces: sent 3 hours before the newest.
-			for (let k = 0; k < 3; k++)
-				batch.push({
-					email_to: `late${poll}-${k}@bounce.test`,
-					send_date: serviceTime(sendTime(t - 3 * HOUR + k * 1000)),
-					at: t,
-				});
-		}
-		if (poll % 12 === 7) {
-			// Two records identical in every field.
-			const twin = {
-				email_to: `twin${poll}@bounce.test`,
-				send_date: serviceTime(t - 600_000),
-				at: t,
-			};
-			batch.push(twin, { ...twin });
-		}
-		await seed(batch);
-		for (const [key, count] of listedAt(t)) {
-			const fresh = count - (baseline.get(key) ?? 0);
-			if (fresh > (oracle.get(key) ?? 0)) oracle.set(key, fresh);
-		}
+describe('a poll that emits exactly Max Events per Poll and leaves nothing', () => {
+	useTriggerSandbox('2026-05-10T12:00:00Z', (started) => (sandbox = started));
+	test('the next idle poll is one probe', async () => {
+		const trigger = harness(sandbox, parameters(['unsubscribe'], { maxEventsPerPoll: 5 }));
+		await trigger.activate();
+		await addUnsubscribes(
+			sandbox,
+			Array.from({ length: 5 }, (_, index) => ({
+				email: `cap${index}@example.com`,
+				date: '2026-05-10 12:00:30',
+			})),
+		);
+		setNow('2026-05-10T12:01:00Z');
+		expect((await trigger.poll()).items).toHaveLength(5);
 		const since = sandbox.log.lastSeq();
-		const outcome = await trigger.poll();
-		expect(outcome.error).toBeUndefined();
-		requests.push(callsSince(sandbox, since).length);
-		for (const item of outcome.items) {
-			const key = `${String(item.json.email)}|${String(item.json.eventTime)}`;
-			emitted.set(key, (emitted.get(key) ?? 0) + 1);
-		}
-	}
-
-	const sorted = (map: Map<string, number>) => [...map.entries()].sort();
-	expect(oracle.size).toBeGreaterThan(29_000);
-	expect(sorted(emitted)).toEqual(sorted(oracle));
-	// The service agrees with the oracle's window.
-	const total = (await (
-		await fetch(`${sandbox.url}/smtp/bounces/day/total`, {
-			headers: { Authorization: `Bearer ${sandbox.account.apiKey}` },
-		})
-	).json()) as IDataObject;
-	expect(total.total).toBe([...listedAt(start + 72 * HOUR).values()].reduce((a, b) => a + b, 0));
-	// Full reads (≥ 100 requests) only every 6 hours and after late bounces; the other polls read the new
-	// 2 hours and the 30 minutes before (11 pages) after the count and the window start.
-	const full = requests.filter((count) => count >= 100).length;
-	expect(full).toBeLessThanOrEqual(12 + 2);
-	expect(Math.max(...requests.filter((count) => count < 100))).toBeLessThanOrEqual(2 + 11);
-}, 600_000);
-
-test('a poll that emits exactly Max Events per Poll and leaves nothing: the next idle poll is one probe', async () => {
-	useSharedClock('2026-05-10T12:00:00Z');
-	sandbox = await newSandbox();
-	const trigger = harness(sandbox, parameters(['unsubscribe'], { maxEventsPerPoll: 5 }));
-	await trigger.activate();
-	await addUnsubscribes(
-		sandbox,
-		Array.from({ length: 5 }, (_, index) => ({
-			email: `cap${index}@example.com`,
-			date: '2026-05-10 12:00:30',
-		})),
-	);
-	setNow('2026-05-10T12:01:00Z');
-	expect((await trigger.poll()).items).toHaveLength(5);
-	const since = sandbox.log.lastSeq();
-	expect((await trigger.poll()).items).toEqual([]);
-	expect(callsSince(sandbox, since)).toEqual([unsubscribeProbe('2026-05-10', 5)]);
+		expect((await trigger.poll()).items).toEqual([]);
+		expect(callsSince(sandbox, since)).toEqual([unsubscribeProbe('2026-05-10', 5)]);
+	});
 });

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import type { PollOutcome } from './poll-harness';
+import type { PollOutcome } from '../harness/poll-harness';
 import { requestsSince } from './helpers';
 
 /** Creates a campaign through the service API (POST /sms/send), like any client; returns its id as a string. */

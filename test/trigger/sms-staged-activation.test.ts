@@ -12,7 +12,7 @@ import {
 	trigger as messagingTrigger,
 	useSharedClock,
 } from './helpers';
-import { logger, PollHarness, type PersistenceMode } from './poll-harness';
+import { logger, PollHarness, type PersistenceMode } from '../harness/poll-harness';
 import { sendCampaign, smsEvents } from './sms-helpers';
 
 /**

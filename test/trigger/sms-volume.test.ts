@@ -1,6 +1,6 @@
 import type { Sandbox } from '../../sandbox';
 import { harness, newSandbox, parameters, restoreClock, setNow, useSharedClock } from './helpers';
-import { logger } from './poll-harness';
+import { logger } from '../harness/poll-harness';
 import { infoCall, listCall, sendCampaign, smsCalls, smsEvents, uaPhones } from './sms-helpers';
 
 let sandbox: Sandbox;

@@ -8,15 +8,13 @@ import {
 	bounceCheck,
 	bouncePage,
 	callsSince,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	trigger as nodeType,
 	unsubscribePage,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
-import { logger, PollHarness, type PersistenceMode } from './poll-harness';
+import { logger, PollHarness, type PersistenceMode } from '../harness/poll-harness';
 
 /**
  * n8n 2.x with durable poll cursors does not save an activation poll that emits nothing (PollTriggerExecutor:
@@ -26,15 +24,7 @@ import { logger, PollHarness, type PersistenceMode } from './poll-harness';
 const HANDOVER = 'messagingTrigger.activation.trigger-node';
 
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-04-02T10:00:00Z');
-	sandbox = await newSandbox();
-	logger.clear();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-04-02T10:00:00Z', (started) => (sandbox = started));
 
 const emails = (items: Array<{ json: IDataObject }>) =>
 	items.map((item) => `${String(item.json.event)} ${String(item.json.email)}`);

@@ -19,7 +19,7 @@ import {
 	withRawBounce,
 	withRawUnsubscribe,
 } from './helpers';
-import type { PersistenceMode, PollHarness, PollOutcome } from './poll-harness';
+import type { PersistenceMode, PollHarness, PollOutcome } from '../harness/poll-harness';
 
 const bounce = (email: string, eventTime: string, extra: IDataObject = {}) =>
 	withRawBounce({

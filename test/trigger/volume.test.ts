@@ -9,12 +9,10 @@ import {
 	callsSince,
 	failNth,
 	harness,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	unsubscribePage,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -25,14 +23,7 @@ const at = (day: string, seconds: number) => {
 };
 
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-03-05T12:00:00Z');
-	sandbox = await newSandbox();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-03-05T12:00:00Z', (started) => (sandbox = started));
 
 test('2,500 bounces in one poll: paged, capped at 1,000 per poll, the rest carried over (through a restart), with a 429, two 500s and a dropped connection mid-paging', async () => {
 	const trigger = harness(sandbox, parameters(['bounce'], { maxEventsPerPoll: 1000 }));

@@ -14,8 +14,8 @@ import {
 	type WorkflowActivateMode,
 } from 'n8n-workflow';
 
-import { CredentialStore, TestCredentialsHelper } from '../harness/credentials';
-import { NodeTypes } from '../harness/run-node';
+import { CredentialStore, TestCredentialsHelper } from './credentials';
+import { NodeTypes } from './run-node';
 
 /** Every log line n8n-core and the node wrote, for assertions (the trigger's warnings go here). */
 export class RecordingLogger {
