@@ -16,6 +16,7 @@ import {
 
 import { CredentialStore, TestCredentialsHelper } from './credentials';
 import { NodeTypes } from './run-node';
+import { additionalData } from './additional-data';
 
 /** Every log line n8n-core and the node wrote, for assertions (the trigger's warnings go here). */
 export class RecordingLogger {
@@ -265,17 +266,9 @@ export class PollHarness {
 	}
 
 	private additionalData(): IWorkflowExecuteAdditionalData {
-		return {
+		return additionalData({
 			credentialsHelper: new TestCredentialsHelper(this.options.credentials),
-			restApiUrl: 'http://127.0.0.1:5678/rest',
-			instanceBaseUrl: 'http://127.0.0.1:5678/',
-			webhookBaseUrl: 'http://127.0.0.1:5678/webhook/',
-			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting/',
-			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test/',
-			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting/',
-			variables: {},
-			userId: 'test-user',
-		} as unknown as IWorkflowExecuteAdditionalData;
+		});
 	}
 }
 

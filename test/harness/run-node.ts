@@ -18,11 +18,11 @@ import {
 	type IRun,
 	type IRunExecutionData,
 	type IVersionedNodeType,
-	type IWorkflowExecuteAdditionalData,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { CredentialStore, TestCredentialsHelper } from './credentials';
+import { additionalData } from './additional-data';
 
 export interface InputItem {
 	json: IDataObject;
@@ -282,26 +282,18 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const mode = options.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, { id: 'test-workflow' } as never);
 
-	const additionalData = {
+	const executionData = additionalData({
 		hooks,
 		executionId,
 		credentialsHelper: new TestCredentialsHelper(options.credentials),
 		currentNodeParameters: undefined,
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook/',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting/',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test/',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting/',
-		variables: {},
-		userId: 'test-user',
 		setExecutionStatus: () => {},
 		logAiEvent: () => {},
 		executeWorkflow: async () => {
 			throw new Error('not available in tests');
 		},
 		getRunExecutionData: async () => undefined,
-	} as unknown as IWorkflowExecuteAdditionalData;
+	});
 
 	const runExecutionData = {
 		version: 1,
@@ -318,7 +310,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	} as unknown as IRunExecutionData;
 
 	const run = await new WorkflowExecute(
-		additionalData,
+		executionData,
 		mode,
 		runExecutionData,
 	).processRunExecutionData(workflow);

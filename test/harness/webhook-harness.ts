@@ -12,11 +12,11 @@ import {
 	type INodeParameters,
 	type INodeType,
 	type IWebhookData,
-	type IWorkflowExecuteAdditionalData,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { NodeTypes } from './run-node';
+import { additionalData } from './additional-data';
 
 /**
  * n8n's answer to a request that started a run in response mode "onReceived" (webhook-helpers.ts and
@@ -185,30 +185,20 @@ export class WebhookHarness {
 		}
 
 		const description = this.options.nodeType.description.webhooks![0];
-		const additionalData = {
-			httpRequest: request,
-			httpResponse: res,
-			instanceBaseUrl: `${this.url}/`,
-			webhookBaseUrl: `${this.url}/webhook/`,
-			webhookTestBaseUrl: `${this.url}/webhook-test/`,
-			webhookWaitingBaseUrl: `${this.url}/webhook-waiting/`,
-			formWaitingBaseUrl: `${this.url}/form-waiting/`,
-			restApiUrl: `${this.url}/rest`,
-			variables: {},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		const requestData = additionalData({ httpRequest: request, httpResponse: res }, this.url);
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: this.node.name,
 			path: this.webhookPath(),
 			webhookDescription: description,
 			workflowId: this.workflow.id,
-			workflowExecuteAdditionalData: additionalData,
+			workflowExecuteAdditionalData: requestData,
 			isTest: mode === 'manual',
 		};
 		const context = new WebhookContext(
 			this.workflow,
 			this.node,
-			additionalData,
+			requestData,
 			mode,
 			webhookData,
 			[],
