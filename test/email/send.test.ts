@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { b64, jsonOf, sendParameters, useEmailSandbox } from './setup';
+import { sendParameters } from '../harness/send-parameters';
+import { b64, jsonOf, useEmailSandbox } from './setup';
 
 const t = useEmailSandbox();
 

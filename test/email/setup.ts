@@ -118,20 +118,4 @@ export function useEmailSandbox(): EmailTestContext {
 
 export { jsonOf };
 
-/** Send parameters with sensible defaults. */
-export function sendParameters(overrides: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'email',
-		operation: 'send',
-		fromEmail: 'sender@sandbox.test',
-		fromName: 'Sandbox Sender',
-		to: 'Ann <ann@example.com>',
-		subject: 'Hello',
-		content: 'htmlAndText',
-		html: '<p>Hello</p>',
-		text: 'Hello',
-		...overrides,
-	};
-}
-
 export const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');

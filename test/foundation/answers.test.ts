@@ -9,6 +9,7 @@ import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { TransportProbe } from '../harness/probe-node';
 import { runNode } from '../harness/run-node';
 import { probeArea } from './probe-area';
+import { sendParameters } from '../harness/send-parameters';
 
 /**
  * Answers that are not what they seem (issue 10): a 2xx that is not the service's JSON, a JSON answer without the
@@ -310,17 +311,7 @@ describe('sends: an unreadable answer may mean "sent", so it is an error that sa
 			rawBody: '{"result":true,"id":"00ab',
 			headers: { 'Content-Type': 'application/json' },
 		});
-		const result = await run(email, {
-			resource: 'email',
-			operation: 'send',
-			fromEmail: 'sender@sandbox.test',
-			fromName: 'Sandbox Sender',
-			to: 'Ann <ann@example.com>',
-			subject: 'Hello',
-			content: 'htmlAndText',
-			html: '<p>Hello</p>',
-			text: 'Hello',
-		});
+		const result = await run(email, sendParameters());
 		expect(result.items).toEqual([]);
 		expect(result.error?.message).toBe(
 			`The answer is not the service's JSON (HTTP 200, application/json): "{\\"result\\":true,\\"id\\":\\"00ab"`,

@@ -4,6 +4,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { sendParameters } from '../harness/send-parameters';
+
 export type NodeKey = 'email' | 'sms';
 
 export interface OperationCase {
@@ -196,17 +198,7 @@ export const OPERATIONS: OperationCase[] = [
 		node: 'email',
 		resource: 'email',
 		operation: 'send',
-		base: {
-			resource: 'email',
-			operation: 'send',
-			fromEmail: 'sender@sandbox.test',
-			fromName: 'Sandbox Sender',
-			to: 'Ann <ann@example.com>',
-			subject: 'Hello',
-			content: 'htmlAndText',
-			html: '<p>Hello</p>',
-			text: 'Hello',
-		},
+		base: sendParameters(),
 		bad: [
 			{ path: 'subject', displayName: 'Subject', values: REQUIRED_TEXT },
 			{ path: 'html', displayName: 'HTML', values: OBJECT_AS_TEXT },
