@@ -70,7 +70,8 @@ const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, day
  * past date, an amount of 0 or less) is refused: the message would go out with links already expired.
  */
 export function readWaitTill(context: IExecuteFunctions, now: Date): Date {
-	const limit = readParameter(context, 'options.limitWaitTime.values', 0, undefined) as
+	const options = (readParameter(context, 'options', 0, {}) ?? {}) as IDataObject;
+	const limit = (options.limitWaitTime as IDataObject | undefined)?.values as
 		IDataObject | undefined;
 	if (!limit || Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
 	if ((limit.limitType ?? 'afterTimeInterval') === 'afterTimeInterval') {

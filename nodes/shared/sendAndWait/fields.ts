@@ -53,7 +53,8 @@ const formFields: INodeProperties = {
 					displayName: 'Element Type',
 					name: 'fieldType',
 					type: 'options',
-					default: '',
+					default: 'text',
+					options: FIELD_TYPES,
 					required: true,
 				},
 				{
@@ -69,21 +70,16 @@ const formFields: INodeProperties = {
 					displayName: 'Field Options',
 					name: 'fieldOptions',
 					type: 'fixedCollection',
-					default: {},
+					typeOptions: { multipleValues: true, sortable: true },
 					placeholder: 'Add Field Option',
+					default: { values: [{ option: '' }] },
 					description: 'The choices offered',
+					displayOptions: { show: { fieldType: ['dropdown', 'checkbox'] } },
 					options: [
 						{
 							displayName: 'Values',
 							name: 'values',
-							values: [
-								{
-									displayName: 'Option',
-									name: 'option',
-									type: 'string',
-									default: '',
-								},
-							],
+							values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
 						},
 					],
 				},
@@ -92,6 +88,7 @@ const formFields: INodeProperties = {
 					name: 'placeholder',
 					type: 'string',
 					default: '',
+					displayOptions: { show: { fieldType: ['text', 'number', 'email'] } },
 				},
 				{
 					displayName: 'Required Field',
@@ -99,7 +96,7 @@ const formFields: INodeProperties = {
 					type: 'boolean',
 					default: false,
 					description:
-						'Whether the person must fill it in (for checkboxes:	tick at least one) before the form is accepted',
+						'Whether the person must fill it in (for checkboxes: tick at least one) before the form is accepted',
 				},
 			],
 		},
