@@ -12,8 +12,9 @@ const PAGE_POLICY =
 	"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function send(context: IWebhookFunctions, status: number, html: string): void {
+	// Node's own response methods: n8n hands over Express's response, which has them too.
 	const res = context.getResponseObject();
-	res.status(status);
+	res.statusCode = status;
 	res.setHeader('Content-Type', 'text/html; charset=utf-8');
 	res.setHeader('Content-Security-Policy', PAGE_POLICY);
 	res.setHeader('Cache-Control', 'no-store');
