@@ -25,7 +25,10 @@ function sentEmail() {
 	const posts = t.calls().filter((call) => call.method === 'POST');
 	expect(posts.map((call) => call.path)).toEqual(['/smtp/emails']);
 	const { email } = posts[0].body as { email: Record<string, unknown> };
-	return { ...email, html: decode(email.html) };
+	return { ...email, html: decode(email.html) } as Record<string, unknown> & {
+		html: string;
+		text: string;
+	};
 }
 
 describe('Email → Send and Wait for Response: the request', () => {
