@@ -14,9 +14,13 @@ import type { MessagingClient } from '../../../shared/transport/client';
 import { phoneField, readPhone } from '../../helpers/fields';
 import { readSender, senderField } from './shared';
 
-/** What the link adds: a line break and n8n's signed resume URL (the instance's address plus about 120 characters). */
+/**
+ * What the link adds: a line break and n8n's signed resume link, `<address>/webhook-waiting/<execution>/<node id>?
+ * signature=<64 hex>`, about 135 characters plus the instance's address. The editor cannot count an expression, so
+ * the notice gives the budget and the run reports the exact length and parts.
+ */
 const LINK_NOTE =
-	"The SMS is this message, a line break and one link to the answer page: n8n's signed resume link, your n8n address plus about 120 characters. Keep the message short: one SMS holds 160 GSM-7 characters (153 per part when split), or 70 (67 per part) once it has a character outside GSM-7, such as an emoji or Cyrillic. The node reports the exact length and parts when it runs; moderation of the service may delay delivery by minutes, and the wait limit counts from sending.";
+	"The SMS is this message, a line break and one link to the answer page: n8n's signed link, your n8n address (e.g. https://n8n.example.com) plus about 135 characters. So the SMS usually takes 2 parts: GSM-7 holds 160 characters in one part, 153 per part when split (306 in 2 parts: about 145 for the message with a 25-character address). One character outside GSM-7 (an emoji, Cyrillic, curly quotes) switches to UCS-2: 70 in one part, 67 per part. The run warns with the exact length and parts. The service's moderation can delay an SMS by minutes; the wait limit counts from sending.";
 
 const properties: INodeProperties[] = [
 	senderField,
@@ -30,7 +34,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 3 },
 		placeholder: 'e.g. Refund of 120 EUR for order 1042?',
 		description: 'Text of the SMS and of the page; the link to the page is added after it',
-		hint: 'Length with the link: about 120 characters plus your n8n address more than the message itself',
+		hint: 'The link adds your n8n address plus about 135 characters: keep the message short (about 145 characters for 2 GSM-7 parts)',
 	},
 	{
 		displayName: LINK_NOTE,
