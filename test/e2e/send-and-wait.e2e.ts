@@ -91,7 +91,7 @@ const CASES: Case[] = [
 		parameters: emailParameters('e2e timeout', {
 			options: {
 				limitWaitTime: {
-					values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
+					values: { limitType: 'afterTimeInterval', resumeAmount: 0.5, resumeUnit: 'minutes' },
 				},
 			},
 		}),
@@ -299,8 +299,10 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 
 	test('wait limit: the execution resumes by itself with the timeout output (started first, checked last)', async () => {
 		const started = Date.now();
-		const { executionId } = await start('timeout');
+		const { links, executionId } = await start('timeout');
 		expect((await execution(executionId)).status).toBe('waiting');
+		// While it waits, the page evaluates the message against the stored input: still the Webhook's item.
+		expect((await page(links[0])).text).toContain('Refund 120 EUR for order 1042?');
 		timeoutCase = { executionId, startedAt: started };
 	});
 
@@ -402,7 +404,9 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 		const run = await finished(timeoutCase!.executionId);
 		timings['timeout: start to finished'] = Date.now() - timeoutCase!.startedAt;
 		expect(run.status).toBe('success');
-		expect(askOutput(run)).toEqual([{ data: { timedOut: true, approved: false } }]);
+		const [output] = askOutput(run);
+		expect(output.data).toEqual({ timedOut: true, approved: false });
+		expect(output.body).toEqual({ amount: 120, order: 1042 });
 		const [link] = (await outbox()).find(
 			(entry) => entry.kind === 'email' && entry.subject === 'e2e timeout',
 		)!.links;

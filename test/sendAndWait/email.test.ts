@@ -151,19 +151,32 @@ describe('Email → Send and Wait for Response: wait limit', () => {
 		expect(t.calls().filter((call) => call.method === 'POST')).toHaveLength(1);
 	});
 
-	test('at a date: free text times out with {data: {timedOut: true}}', async () => {
+	test('at a date: free text times out with {data: {timedOut: true}} added to each input item (the rest kept)', async () => {
 		const at = new Date(Date.now() + 86_400_000).toISOString();
 		const result = await t.run(
 			parameters({
 				responseType: 'freeText',
+				message: '=Refund for order {{ $json.order }}?',
 				options: {
 					limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: at } },
 				},
 			}),
+			[{ json: { order: 7, data: 'replaced' } }, { json: { order: 8 } }],
 		);
 		expect(result.run.waitTill).toEqual(new Date(at));
+		expect(sentEmail().text).toMatch(/^Refund for order 7\?/);
+		// What the page's expressions see while waiting: the stored input, its own fields intact.
+		const stored = result.run.data.executionData!.nodeExecutionStack[0].data.main[0]!;
+		expect(stored.map((item) => item.json.order)).toEqual([7, 8]);
 		const resumed = await resumeAfterTimeout(result);
-		expect(resumed.items.map((item) => item.json)).toEqual([{ data: { timedOut: true } }]);
+		expect(resumed.items.map((item) => [item.json, item.pairedItem])).toEqual([
+			[{ order: 7, data: { timedOut: true } }, { item: 0 }],
+			[{ order: 8, data: { timedOut: true } }, { item: 1 }],
+		]);
+		// The previous node's items are untouched.
+		expect(
+			resumed.run.data.resultData.runData.Input[0].data!.main[0]!.map((item) => item.json),
+		).toEqual([{ order: 7, data: 'replaced' }, { order: 8 }]);
 	});
 });
 

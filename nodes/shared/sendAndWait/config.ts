@@ -152,8 +152,9 @@ export function messageLinks(
 
 /**
  * Puts the execution to wait for the answer. The page's POST replaces the node's input with the answer; if the
- * wait limit comes first, n8n resumes the node with its input as it stands, so that input is set here to say it
- * timed out (the run's own data, not the previous node's items).
+ * wait limit comes first, n8n resumes the node with its input as stored, so that input (this run's copy, not the
+ * previous node's items) gets `data: {timedOut: true}` (plus `approved: false` for an approval) on each item. The
+ * rest of each item stays: the page evaluates the message's expressions against this stored input too.
  */
 export async function waitForAnswer(
 	context: IExecuteFunctions,
@@ -167,7 +168,13 @@ export async function waitForAnswer(
 		const executeData = context.getExecuteData();
 		executeData.data = {
 			...executeData.data,
-			main: [[{ json: { data: timedOut }, pairedItem: { item: 0 } }]],
+			main: [
+				input.map((item, index) => ({
+					...item,
+					json: { ...item.json, data: timedOut },
+					pairedItem: { item: index },
+				})),
+			],
 		};
 	}
 	await context.putExecutionToWait(waitTill);
