@@ -148,7 +148,7 @@ const limitWaitTime: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description:
-		'Whether to stop waiting after a while: the execution then goes on with {"data": {"timedOut": true}} (plus "approved": false for an approval)',
+		'Whether to stop waiting after a while: the execution then goes on with the input items, each with "data": {"timedOut": true} (plus "approved": false for an approval)',
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
 	options: [
 		{
