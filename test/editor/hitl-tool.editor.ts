@@ -174,7 +174,15 @@ it('the AI Agent takes Messaging Email as the human review of a Messaging SMS to
 	);
 	// n8n's own Message (the tool call), then the node's fields; resource, operation and response type hidden.
 	expect(shown).toEqual(
-		expect.arrayContaining(['message', 'fromEmail', 'to', 'subject', 'approvalOptions']),
+		expect.arrayContaining([
+			'message',
+			'fromEmail',
+			'to',
+			'subject',
+			'approvalType',
+			'approveLabel',
+			'disapproveLabel',
+		]),
 	);
 	for (const hidden of ['resource', 'operation', 'responseType'])
 		expect(shown).not.toContain(hidden);
