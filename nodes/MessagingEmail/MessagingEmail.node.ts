@@ -8,6 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { requestOptionsField } from '../shared/fields';
+import { sendAndWaitTooltip, sendAndWaitWebhooks } from '../shared/sendAndWait/fields';
+import { sendAndWaitWebhook } from '../shared/sendAndWait/webhook';
 import { actionSubtitle } from '../shared/subtitle';
 import * as bounce from './actions/bounce';
 import * as email from './actions/email';
@@ -62,6 +64,9 @@ export class MessagingEmail implements INodeType {
 		// n8n's own nodes use the typed constant; the legacy lint rule predates it.
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// Send and Wait for Response: n8n's resume webhooks (see sendAndWait/fields.ts), never registered on the service.
+		webhooks: sendAndWaitWebhooks,
+		waitingNodeTooltip: sendAndWaitTooltip,
 		// A test of its own, so Test/Retry judges the values typed, not a token from earlier ones. A string literal:
 		// n8n's lint (credential-test-required) reads it from the source.
 		credentials: [
@@ -71,6 +76,8 @@ export class MessagingEmail implements INodeType {
 	};
 
 	methods = { listSearch, credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
+
+	webhook = sendAndWaitWebhook;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -8,6 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { requestOptionsField } from '../shared/fields';
+import { sendAndWaitTooltip, sendAndWaitWebhooks } from '../shared/sendAndWait/fields';
+import { sendAndWaitWebhook } from '../shared/sendAndWait/webhook';
 import { actionSubtitle } from '../shared/subtitle';
 import * as blacklist from './actions/blacklist';
 import * as campaign from './actions/campaign';
@@ -51,6 +53,9 @@ export class MessagingSms implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// Send and Wait for Response: n8n's resume webhooks (see sendAndWait/fields.ts), never registered on the service.
+		webhooks: sendAndWaitWebhooks,
+		waitingNodeTooltip: sendAndWaitTooltip,
 		// A test of its own, so Test/Retry judges the values typed, not a token from earlier ones. A string literal:
 		// n8n's lint (credential-test-required) reads it from the source.
 		credentials: [
@@ -60,6 +65,8 @@ export class MessagingSms implements INodeType {
 	};
 
 	methods = { listSearch, credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
+
+	webhook = sendAndWaitWebhook;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -27,9 +27,18 @@ const typedVariable = s.object({ name: s.string(), type: s.string(), value: s.an
 	'type',
 ]);
 
+/** The state each sandbox's SMS area keeps, for in-process readers (`smsStateOf(sandbox)`: the outbox). */
+const states = new WeakMap<object, SmsState>();
+export function smsStateOf(sandbox: { clock: object }): SmsState {
+	const state = states.get(sandbox.clock);
+	if (!state) throw new Error('This sandbox has no SMS area');
+	return state;
+}
+
 /** The SMS area of the service: mailing-list phones, blacklist, campaigns and sender IDs (see README.md). */
 export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 	const state = new SmsState(clock);
+	states.set(clock, state);
 	const now = () => clock.now();
 
 	const scheduled = (value: unknown) => {

@@ -10,6 +10,8 @@ describe('examples/: structure and parameters', () => {
 	it('has the expected examples, each with a unique 16-character id', () => {
 		expect(examples.map(({ file }) => file)).toEqual([
 			'ai-agent-messaging-tools.json',
+			'approve-refund-by-email.json',
+			'approve-refund-by-sms.json',
 			'bounce-cleanup-trigger.json',
 			'bulk-sms-cost-dry-run-send.json',
 			'email-events-webhook.json',

@@ -50,6 +50,9 @@ export interface RunNodeResult {
 	/** The execution's error (a failing node without continueOnFail). */
 	error?: Error & { description?: string; context?: IDataObject; httpCode?: string };
 	run: IRun;
+	/** The workflow and run settings, to resume a waiting execution as n8n does (test/sendAndWait). */
+	workflow: Workflow;
+	additionalData: IWorkflowExecuteAdditionalData;
 }
 
 const PACKAGE = 'n8n-nodes-messaging';
@@ -319,6 +322,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		items: nodeRun?.data?.main?.[0] ?? [],
 		error: (nodeRun?.error ?? run.data.resultData.error) as RunNodeResult['error'],
 		run,
+		workflow,
+		additionalData,
 	};
 }
 

@@ -212,6 +212,8 @@ export class WebhookHarness {
 		}) as typeof res.end;
 		try {
 			const result = await this.options.nodeType.webhook!.call(context);
+			// n8n runs the items even when the node answered the request itself (send-and-wait pages do).
+			hit.items = result.workflowData?.[0];
 			if (result.noWebhookResponse) {
 				hit.status = res.statusCode;
 				hit.answer = captured;

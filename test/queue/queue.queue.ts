@@ -805,3 +805,106 @@ describe('6. a worker killed in the middle of a bulk SMS execution', () => {
 		expect(afterKill).toEqual(atKill);
 	});
 });
+
+describe('7. send and wait: the answer reaches the webhook processor, the execution goes on on a worker', () => {
+	it('Webhook → Send and Wait for Response: the signed link works on the main and the webhook processor; the POST resumes it on a worker', async () => {
+		await resetSandbox(world.sandbox);
+		const path = '7c1d2e3f-4a5b-4c6d-8e7f-90a1b2c3d4e5';
+		const created = (await world.stack.main.api('POST', '/workflows', {
+			name: 'queue: send and wait',
+			nodes: [
+				{
+					...node('Start', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, options: {} }, 0),
+					typeVersion: 2,
+					webhookId: path,
+				},
+				node(
+					'Ask',
+					'n8n-nodes-messaging.messagingEmail',
+					{
+						resource: 'email',
+						operation: 'sendAndWait',
+						fromEmail: { __rl: true, mode: 'email', value: 'sender@sandbox.test' },
+						to: 'ann@example.com',
+						subject: 'queue: approve?',
+						message: 'Approve the refund?',
+					},
+					200,
+				),
+			],
+			connections: { Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		})) as { id: string };
+		await world.stack.main.api('POST', `/workflows/${created.id}/activate`);
+		const processor = `http://127.0.0.1:${world.stack.webhook!.port}`;
+		const main = `http://127.0.0.1:${world.stack.main.port}`;
+		await waitFor(
+			'the webhook processor to start the workflow',
+			async () => {
+				const response = await fetch(`${processor}/webhook/${path}`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: '{}',
+				});
+				return response.status === 404 ? undefined : response.status;
+			},
+			60_000,
+			500,
+		);
+		const outbox = async () =>
+			(await (await fetch(`${world.sandbox.url}/__sandbox/outbox`)).json()) as Array<{
+				kind: string;
+				links: string[];
+			}>;
+		const [email] = await waitFor(
+			'the email',
+			async () => ((await outbox()).length ? await outbox() : undefined),
+			60_000,
+			500,
+		);
+		// The signature covers path and query: the same link answers on any of n8n's processes.
+		const link = new URL(email.links[0]);
+		const executionId = link.pathname.split('/')[2];
+		const at = (origin: string) => `${origin}${link.pathname}${link.search}`;
+		for (const origin of [main, processor])
+			for (let n = 0; n < 3; n++) {
+				const page = await fetch(at(origin));
+				expect([page.status, (await page.text()).includes('Approve the refund?')]).toEqual([
+					200,
+					true,
+				]);
+			}
+		const waiting = (await world.stack.main.api(
+			'GET',
+			`/executions/${executionId}`,
+		)) as QueueExecution;
+		expect(waiting.status).toBe('waiting');
+
+		const answer = await fetch(at(processor), {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: 'approved=true',
+		});
+		expect(answer.status).toBe(200);
+		const [run] = await finished(world.stack.main, [executionId]);
+		const output = (run.data?.resultData.runData.Ask?.at(-1)?.data?.main[0] ?? []).map(
+			(item) => item.json,
+		);
+		expect(output).toEqual([
+			{ data: { approved: true, respondedAt: expect.stringMatching(/Z$/) as unknown } },
+		]);
+		figures['7. send and wait'] = {
+			executionId,
+			'worker that finished it': world.stack.workerOf(executionId),
+			'first link host (worker config)': link.host,
+		};
+		expect([1, 2]).toContain(world.stack.workerOf(executionId));
+		const again = await fetch(at(main), {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: 'approved=false',
+		});
+		expect(await again.text()).toContain('No action required');
+		await world.stack.main.api('POST', `/workflows/${created.id}/deactivate`);
+	});
+});

@@ -7,9 +7,17 @@ import * as getCount from './getCount.operation';
 import * as getAll from './getAll.operation';
 import * as getManyById from './getManyById.operation';
 import * as send from './send.operation';
+import * as sendAndWait from './sendAndWait.operation';
 
 /** This resource's operations by their `operation` value: the node's router reads them from here. */
-export const operations: Record<string, Operation> = { get, getCount, getAll, getManyById, send };
+export const operations: Record<string, Operation> = {
+	get,
+	getCount,
+	getAll,
+	getManyById,
+	send,
+	sendAndWait,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -44,10 +52,17 @@ export const description: INodeProperties[] = [
 				action: 'Get many sent emails by ID',
 			},
 			{ name: 'Send', value: 'send', description: 'Send an email', action: 'Send an email' },
+			{
+				name: 'Send and Wait for Response',
+				value: 'sendAndWait',
+				description: 'Send an email and wait for the answer given on the page its link opens',
+				action: 'Send an email and wait for response',
+			},
 		],
 		default: 'send',
 	},
 	...send.description,
+	...sendAndWait.description,
 	...get.description,
 	...getAll.description,
 	...getCount.description,

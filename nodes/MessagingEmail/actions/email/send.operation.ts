@@ -255,13 +255,13 @@ function readTemplate(context: IExecuteFunctions, itemIndex: number): IDataObjec
 	return { id, variables: Object.fromEntries(variables) as IDataObject };
 }
 
-type SenderCheck = (itemIndex: number, email: string) => Promise<void>;
+export type SenderCheck = (itemIndex: number, email: string) => Promise<void>;
 
 /**
  * The account's approved senders, asked for once per execution (GET /smtp/senders) so an unknown From address
  * fails before anything is sent, naming the parameter and item.
  */
-function senderCheck(context: IExecuteFunctions, client: MessagingClient): SenderCheck {
+export function senderCheck(context: IExecuteFunctions, client: MessagingClient): SenderCheck {
 	let senders: Promise<string[]> | undefined;
 	return async (itemIndex, email) => {
 		senders ??= approvedSenders(client, itemIndex).then((emails) =>

@@ -8,6 +8,7 @@ import * as deleteCampaign from './delete.operation';
 import * as get from './get.operation';
 import * as getCost from './getCost.operation';
 import * as getAll from './getAll.operation';
+import * as sendAndWait from './sendAndWait.operation';
 import * as sendToNumbers from './sendToNumbers.operation';
 
 /** This resource's operations by their `operation` value: the node's router reads them from here. */
@@ -18,6 +19,7 @@ export const operations: Record<string, Operation> = {
 	get,
 	getAll,
 	getCost,
+	sendAndWait,
 	sendToNumbers,
 };
 
@@ -66,6 +68,13 @@ export const description: INodeProperties[] = [
 				action: 'Get many campaigns',
 			},
 			{
+				name: 'Send and Wait for Response',
+				value: 'sendAndWait',
+				description:
+					'Send one SMS with a link to an answer page and wait for the answer (approval, text or a form)',
+				action: 'Send an SMS and wait for response',
+			},
+			{
 				name: 'Send to Numbers',
 				value: 'sendToNumbers',
 				description: 'Send an SMS campaign to phone numbers',
@@ -76,6 +85,7 @@ export const description: INodeProperties[] = [
 	},
 	...createForList.description,
 	...sendToNumbers.description,
+	...sendAndWait.description,
 	...getAll.description,
 	...get.description,
 	...cancel.description,

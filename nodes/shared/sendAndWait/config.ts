@@ -1,0 +1,182 @@
+import {
+	WAIT_INDEFINITELY,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+
+import { invalidInput } from '../items';
+import { readParameter } from '../parameters';
+import { formFieldsOf, type FormField } from './form';
+import type { MessageLink } from './html';
+
+export type ResponseType = 'approval' | 'freeText' | 'customForm';
+
+/** Reads a node parameter: `readParameter` when sending, the webhook context's `getNodeParameter` on the page. */
+export type ParameterSource = (name: string, fallback: unknown) => unknown;
+
+export interface SendAndWaitConfig {
+	responseType: ResponseType;
+	/** Approve and Decline (approval), else Approve only. */
+	double: boolean;
+	approveLabel: string;
+	declineLabel: string;
+	/** Custom Form fields (empty for the other types). */
+	fields: FormField[];
+	/** Label of the link in a Free Text / Custom Form message. */
+	respondLabel: string;
+	formTitle: string;
+	formDescription: string;
+	submitLabel: string;
+}
+
+const text = (value: unknown, fallback: string) =>
+	typeof value === 'string' && value.trim() !== '' ? value : fallback;
+
+/** The response settings, the same way when sending and when showing the page. */
+export function readConfig(
+	read: ParameterSource,
+): { config: SendAndWaitConfig } | { parameter: string; problem: string } {
+	const responseType = String(read('responseType', 'approval')) as ResponseType;
+	const approval = (read('approvalOptions.values', {}) ?? {}) as IDataObject;
+	const options = (read('options', {}) ?? {}) as IDataObject;
+	let fields: FormField[] = [];
+	if (responseType === 'customForm') {
+		const parsed = formFieldsOf(read('formFields.values', []));
+		if ('problem' in parsed) return { parameter: 'Form Elements', problem: parsed.problem };
+		fields = parsed.fields;
+	} else if (responseType !== 'approval' && responseType !== 'freeText') {
+		return { parameter: 'Response Type', problem: `unknown type "${responseType}"` };
+	}
+	return {
+		config: {
+			responseType,
+			double: approval.approvalType === 'double',
+			approveLabel: text(approval.approveLabel, 'Approve'),
+			declineLabel: text(approval.disapproveLabel, 'Decline'),
+			fields,
+			respondLabel: text(options.messageButtonLabel, 'Respond'),
+			formTitle: text(options.responseFormTitle, ''),
+			formDescription: text(options.responseFormDescription, ''),
+			submitLabel: text(options.responseFormButtonLabel, 'Submit'),
+		},
+	};
+}
+
+const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+/**
+ * Until when to wait: WAIT_INDEFINITELY unless Limit Wait Time is set. A limit that is not in the future (a
+ * past date, an amount of 0 or less) is refused: the message would go out with links already expired.
+ */
+export function readWaitTill(context: IExecuteFunctions, now: Date): Date {
+	const options = (readParameter(context, 'options', 0, {}) ?? {}) as IDataObject;
+	const limit = (options.limitWaitTime as IDataObject | undefined)?.values as
+		IDataObject | undefined;
+	if (!limit || Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
+	if ((limit.limitType ?? 'afterTimeInterval') === 'afterTimeInterval') {
+		const amount = Number(limit.resumeAmount ?? 1);
+		const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
+		if (!Number.isFinite(amount) || amount <= 0 || !unit)
+			throw invalidInput(
+				context,
+				0,
+				'Limit Wait Time',
+				`the amount must be more than 0 (got ${String(limit.resumeAmount)})`,
+			);
+		return new Date(now.getTime() + amount * unit);
+	}
+	const raw = limit.maxDateAndTime;
+	const date = typeof raw === 'string' && raw.trim() ? new Date(raw) : undefined;
+	if (!date || Number.isNaN(date.getTime()))
+		throw invalidInput(
+			context,
+			0,
+			'Limit Wait Time',
+			`Max Date and Time is not a date (got ${JSON.stringify(raw ?? '')})`,
+		);
+	if (date.getTime() <= now.getTime())
+		throw invalidInput(
+			context,
+			0,
+			'Limit Wait Time',
+			`Max Date and Time ${date.toISOString()} is not in the future`,
+			'Choose a later date, or remove the limit.',
+		);
+	return date;
+}
+
+/** The send-time reading: the config (refused naming the parameter when wrong) and the wait limit. */
+export function readSendAndWait(context: IExecuteFunctions): {
+	config: SendAndWaitConfig;
+	waitTill: Date;
+} {
+	const result = readConfig((name, fallback) => readParameter(context, name, 0, fallback));
+	if ('problem' in result) throw invalidInput(context, 0, result.parameter, result.problem);
+	return { config: result.config, waitTill: readWaitTill(context, new Date()) };
+}
+
+/**
+ * The links of the message, n8n's signed resume URLs (a changed byte gets n8n's 401). Every one opens a page;
+ * only the page's button (a POST) answers. An email has one link per choice (`approved` in the link only picks
+ * the button the page offers first); an SMS has one link to a page with every choice.
+ */
+export function messageLinks(
+	context: IExecuteFunctions,
+	config: SendAndWaitConfig,
+	single = false,
+): MessageLink[] {
+	if (config.responseType !== 'approval')
+		return [{ label: config.respondLabel, url: context.getSignedResumeUrl(), primary: true }];
+	if (single || !config.double)
+		return [
+			{
+				label: single ? 'Answer' : config.approveLabel,
+				url: context.getSignedResumeUrl(single ? {} : { approved: 'true' }),
+				primary: true,
+			},
+		];
+	return [
+		{
+			label: config.approveLabel,
+			url: context.getSignedResumeUrl({ approved: 'true' }),
+			primary: true,
+		},
+		{
+			label: config.declineLabel,
+			url: context.getSignedResumeUrl({ approved: 'false' }),
+			primary: false,
+		},
+	];
+}
+
+/**
+ * Puts the execution to wait for the answer. The page's POST replaces the node's input with the answer; if the
+ * wait limit comes first, n8n resumes the node with its input as stored, so that input (this run's copy, not the
+ * previous node's items) gets `data: {timedOut: true}` (plus `approved: false` for an approval) on each item. The
+ * rest of each item stays: the page evaluates the message's expressions against this stored input too.
+ */
+export async function waitForAnswer(
+	context: IExecuteFunctions,
+	config: SendAndWaitConfig,
+	waitTill: Date,
+): Promise<INodeExecutionData[]> {
+	const input = context.getInputData();
+	if (waitTill.getTime() !== WAIT_INDEFINITELY.getTime()) {
+		const timedOut: IDataObject = { timedOut: true };
+		if (config.responseType === 'approval') timedOut.approved = false;
+		const executeData = context.getExecuteData();
+		executeData.data = {
+			...executeData.data,
+			main: [
+				input.map((item, index) => ({
+					...item,
+					json: { ...item.json, data: timedOut },
+					pairedItem: { item: index },
+				})),
+			],
+		};
+	}
+	await context.putExecutionToWait(waitTill);
+	return input;
+}

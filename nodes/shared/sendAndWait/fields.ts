@@ -1,0 +1,286 @@
+import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+
+/** The operation value n8n looks for: it checks the resume link's signature and builds the AI-agent tool for it. */
+export const SEND_AND_WAIT = 'sendAndWait';
+
+/**
+ * The resume webhooks of a send-and-wait node, as n8n's own nodes declare them: the path is the node's id (the
+ * signed link is `<webhook-waiting base>/<execution>/<node id>?…&signature=…`) and `restartWebhook` makes them
+ * resume webhooks, which n8n never registers on activation (it skips them), so there is nothing to create, check
+ * or delete on the service: no `webhookMethods`. GET and HEAD only show the page; POST (the page's button) answers.
+ */
+export const sendAndWaitWebhooks: IWebhookDescription[] = (['GET', 'HEAD', 'POST'] as const).map(
+	(httpMethod) => ({
+		name: 'default',
+		httpMethod,
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	}),
+);
+
+/** What the editor shows on a waiting send-and-wait node. */
+export const sendAndWaitTooltip =
+	"={{ $parameter.operation === 'sendAndWait' ? 'The execution goes on once the person answers on the page their link opens' : '' }}";
+
+const FIELD_TYPES = [
+	{ name: 'Checkboxes', value: 'checkbox' },
+	{ name: 'Date', value: 'date' },
+	{ name: 'Dropdown List', value: 'dropdown' },
+	{ name: 'Email', value: 'email' },
+	{ name: 'Number', value: 'number' },
+	{ name: 'Text', value: 'text' },
+];
+
+const formFields: INodeProperties = {
+	displayName: 'Form Elements',
+	name: 'formFields',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, sortable: true },
+	placeholder: 'Add Form Element',
+	default: {},
+	description:
+		'The fields of the form the person fills in; the answer holds each under its label (at least one field)',
+	displayOptions: { show: { responseType: ['customForm'] } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Element Type',
+					name: 'fieldType',
+					type: 'options',
+					default: 'text',
+					options: FIELD_TYPES,
+					required: true,
+				},
+				{
+					displayName: 'Field Name',
+					name: 'fieldLabel',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Refund amount',
+					description: 'Label above the field, and its key in the answer',
+					required: true,
+				},
+				{
+					displayName: 'Field Options',
+					name: 'fieldOptions',
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: true, sortable: true },
+					placeholder: 'Add Field Option',
+					default: { values: [{ option: '' }] },
+					description: 'The choices offered',
+					displayOptions: { show: { fieldType: ['dropdown', 'checkbox'] } },
+					options: [
+						{
+							displayName: 'Values',
+							name: 'values',
+							values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
+						},
+					],
+				},
+				{
+					displayName: 'Placeholder',
+					name: 'placeholder',
+					type: 'string',
+					default: '',
+					displayOptions: { show: { fieldType: ['text', 'number', 'email'] } },
+				},
+				{
+					displayName: 'Required Field',
+					name: 'requiredField',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether the person must fill it in (for checkboxes: tick at least one) before the form is accepted',
+				},
+			],
+		},
+	],
+};
+
+const approvalOptions: INodeProperties = {
+	displayName: 'Approval Options',
+	name: 'approvalOptions',
+	type: 'fixedCollection',
+	placeholder: 'Add option',
+	default: {},
+	displayOptions: { show: { responseType: ['approval'] } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Type of Approval',
+					name: 'approvalType',
+					type: 'options',
+					default: 'single',
+					options: [
+						{ name: 'Approve Only', value: 'single' },
+						{ name: 'Approve and Decline', value: 'double' },
+					],
+				},
+				{
+					displayName: 'Approve Button Label',
+					name: 'approveLabel',
+					type: 'string',
+					default: 'Approve',
+				},
+				{
+					displayName: 'Decline Button Label',
+					name: 'disapproveLabel',
+					type: 'string',
+					default: 'Decline',
+					displayOptions: { show: { approvalType: ['double'] } },
+				},
+			],
+		},
+	],
+};
+
+const limitWaitTime: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description:
+		'Whether to stop waiting after a while: the execution then goes on with the input items, each with "data": {"timedOut": true} (plus "approved": false for an approval)',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					options: [
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Counted from sending',
+						},
+						{ name: 'At Specified Time', value: 'atSpecifiedTime' },
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					default: 1,
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					default: 'hours',
+					options: [
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Days', value: 'days' },
+					],
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					default: '',
+					description: 'Stop waiting at this date and time (in the future)',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+				},
+			],
+		},
+	],
+};
+
+const formOptions: INodeProperties[] = [
+	{
+		displayName: 'Message Button Label',
+		name: 'messageButtonLabel',
+		type: 'string',
+		default: 'Respond',
+		description: 'Text of the link in the message',
+	},
+	{
+		displayName: 'Response Form Title',
+		name: 'responseFormTitle',
+		type: 'string',
+		default: '',
+		description: 'Title of the page (default: the subject, or "Your answer")',
+	},
+	{
+		displayName: 'Response Form Description',
+		name: 'responseFormDescription',
+		type: 'string',
+		default: '',
+		description: 'Text above the form (default: the message)',
+	},
+	{
+		displayName: 'Response Form Button Label',
+		name: 'responseFormButtonLabel',
+		type: 'string',
+		default: 'Submit',
+	},
+];
+
+/**
+ * Response Type, the form, the approval buttons and the options, as n8n's own send-and-wait nodes name them (so
+ * the AI-agent tool n8n builds finds `message`, `responseType` and `approvalOptions`). The message field itself is
+ * the operation's (its description differs for email and SMS); it must be named `message`.
+ */
+export function sendAndWaitFields(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Response Type',
+			name: 'responseType',
+			type: 'options',
+			default: 'approval',
+			options: [
+				{
+					name: 'Approval',
+					value: 'approval',
+					description: 'The person approves (or declines) on the page the link opens',
+				},
+				{
+					name: 'Free Text',
+					value: 'freeText',
+					description: 'The person writes an answer on the page the link opens',
+				},
+				{
+					name: 'Custom Form',
+					value: 'customForm',
+					description: 'The person fills in a form defined here',
+				},
+			],
+		},
+		formFields,
+		approvalOptions,
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add option',
+			default: {},
+			options: [limitWaitTime],
+			displayOptions: { show: { responseType: ['approval'] } },
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add option',
+			default: {},
+			options: [...formOptions, limitWaitTime],
+			displayOptions: { show: { responseType: ['freeText', 'customForm'] } },
+		},
+	];
+}

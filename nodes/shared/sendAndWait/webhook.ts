@@ -1,0 +1,146 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { readConfig, type SendAndWaitConfig } from './config';
+import { formInputs, readSubmission } from './form';
+import { answeredPage, escapeHtml, page, textToHtml } from './html';
+
+/**
+ * What the page may do: no scripts, no assets from anywhere, inline styles only, the form posts back to this
+ * instance, and no other site may frame it (a hidden frame could make the press for someone).
+ */
+const PAGE_POLICY =
+	"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function send(context: IWebhookFunctions, status: number, html: string): void {
+	// Node's own response methods: n8n hands over Express's response, which has them too.
+	const res = context.getResponseObject();
+	res.statusCode = status;
+	res.setHeader('Content-Type', 'text/html; charset=utf-8');
+	res.setHeader('Content-Security-Policy', PAGE_POLICY);
+	res.setHeader('Cache-Control', 'no-store');
+	res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+	res.setHeader('Referrer-Policy', 'no-referrer');
+	res.end(context.getRequestObject().method === 'HEAD' ? undefined : html);
+}
+
+const button = (label: string, name: string, value: string, secondary = false) =>
+	`<button type="submit" name="${name}" value="${value}"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>`;
+
+/** The form posts to the page's own address (`action` left out), so the signed query string goes with it. */
+function choicePage(
+	config: SendAndWaitConfig,
+	message: string,
+	title: string,
+	preferDecline: boolean,
+	error?: string,
+): string {
+	const approve = button(config.approveLabel, 'approved', 'true', preferDecline);
+	const decline = config.double
+		? button(config.declineLabel, 'approved', 'false', !preferDecline)
+		: '';
+	const buttons = preferDecline ? decline + approve : approve + decline;
+	return page(
+		title,
+		`<p>${textToHtml(message)}</p>${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}` +
+			`<form method="post"><div class="buttons">${buttons}</div></form>` +
+			'<p class="note">Nothing is recorded until you press a button.</p>',
+	);
+}
+
+function formPage(
+	config: SendAndWaitConfig,
+	message: string,
+	title: string,
+	values: IDataObject,
+	problems: string[] = [],
+): string {
+	const description = config.formDescription || message;
+	const inputs =
+		config.responseType === 'freeText'
+			? `<label for="f0">Response *</label><textarea id="f0" name="field-0" required>${escapeHtml(
+					typeof values['field-0'] === 'string' ? values['field-0'] : '',
+				)}</textarea>`
+			: formInputs(config.fields, values);
+	const errors = problems.map((problem) => `<p class="error">${escapeHtml(problem)}</p>`).join('');
+	return page(
+		config.formTitle || title,
+		`<p>${textToHtml(description)}</p>${errors}<form method="post">${inputs}` +
+			`<div class="buttons">${button(config.submitLabel, 'submit', '1')}</div></form>`,
+	);
+}
+
+/**
+ * The resume webhook of both nodes. GET and HEAD, any number of times, only show the page (a mail scanner that
+ * follows every link answers nothing); the page's POST answers and resumes the execution with n8n's output
+ * shapes: `{data: {approved, respondedAt}}`, `{data: {text, respondedAt}}`, `{data: {<field label>: value, …,
+ * respondedAt}}`. n8n checks the link's signature before this runs, and after the first answer shows its own
+ * "already answered" page. A POST the page would not send (no choice, a missing required field) shows the page
+ * again with the problem and resumes nothing.
+ */
+export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = this.getRequestObject();
+	const read = (name: string, fallback: unknown) => this.getNodeParameter(name, fallback);
+	const result = readConfig(read);
+	if ('problem' in result) {
+		send(this, 500, page('This link cannot be answered', `<p>${escapeHtml(result.problem)}</p>`));
+		return { noWebhookResponse: true };
+	}
+	const { config } = result;
+	const message = String(read('message', '') ?? '');
+	const title = String(read('subject', '') ?? '').trim() || 'Your answer';
+	const body = (request.method === 'POST' ? (this.getBodyData() ?? {}) : {}) as IDataObject;
+	const query = (request.query ?? {}) as IDataObject;
+
+	if (config.responseType === 'approval') {
+		const preferDecline = query.approved === 'false' && config.double;
+		if (request.method !== 'POST') {
+			send(this, 200, choicePage(config, message, title, preferDecline));
+			return { noWebhookResponse: true };
+		}
+		const choice = body.approved;
+		if (choice !== 'true' && !(choice === 'false' && config.double)) {
+			send(this, 400, choicePage(config, message, title, preferDecline, 'Choose an answer.'));
+			return { noWebhookResponse: true };
+		}
+		send(this, 200, answeredPage());
+		return {
+			noWebhookResponse: true,
+			workflowData: [
+				[
+					{
+						json: { data: { approved: choice === 'true', respondedAt: new Date().toISOString() } },
+					},
+				],
+			],
+		};
+	}
+
+	if (request.method !== 'POST') {
+		send(this, 200, formPage(config, message, title, {}));
+		return { noWebhookResponse: true };
+	}
+	if (config.responseType === 'freeText') {
+		const text = typeof body['field-0'] === 'string' ? body['field-0'].trim() : '';
+		if (!text) {
+			send(this, 400, formPage(config, message, title, body, ['Response: required']));
+			return { noWebhookResponse: true };
+		}
+		send(this, 200, answeredPage());
+		return {
+			noWebhookResponse: true,
+			workflowData: [[{ json: { data: { text, respondedAt: new Date().toISOString() } } }]],
+		};
+	}
+	const submission = readSubmission(config.fields, body);
+	if ('problems' in submission) {
+		send(this, 400, formPage(config, message, title, body, submission.problems));
+		return { noWebhookResponse: true };
+	}
+	send(this, 200, answeredPage());
+	return {
+		noWebhookResponse: true,
+		workflowData: [
+			[{ json: { data: { ...submission.data, respondedAt: new Date().toISOString() } } }],
+		],
+	};
+}

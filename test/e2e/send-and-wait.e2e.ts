@@ -1,0 +1,415 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startSandbox, type Sandbox } from '../../sandbox';
+import type { OutboxMessage } from '../../sandbox/outbox';
+import { N8nInstance } from '../../scripts/n8n/instance';
+import {
+	API_KEY_CREDENTIAL_ID,
+	API_KEY_CREDENTIAL_NAME,
+	SANDBOX_CREDENTIALS,
+	credentialRecords,
+	waitFor,
+	type ApiExecution,
+	type Workflow,
+} from './helpers';
+
+/**
+ * Send and Wait for Response in a running n8n 2.40.7 (`n8n start`): a published workflow (Webhook → Ask) starts,
+ * the Ask node sends through the sandbox and the execution waits. The test reads the message from the sandbox's
+ * outbox, opens every link 5 times with GET and once with HEAD (the execution still waits: a link scanner answers
+ * nothing), then presses the page's button (POST) and checks the execution's output. n8n itself checks the links'
+ * signatures (401) and answers "No action required" after the first answer.
+ */
+const ASK = 'Ask';
+const timings: Record<string, number> = {};
+let sandbox: Sandbox;
+let n8n: N8nInstance;
+
+interface Case {
+	key: string;
+	node: 'messagingEmail' | 'messagingSms';
+	parameters: Record<string, unknown>;
+}
+
+const emailParameters = (subject: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'email',
+	operation: 'sendAndWait',
+	fromEmail: { __rl: true, mode: 'email', value: 'sender@sandbox.test' },
+	to: 'Ann <ann@example.com>, bob@example.com',
+	subject,
+	message: '=Refund {{ $json.body.amount }} EUR for order {{ $json.body.order }}?',
+	...extra,
+});
+
+const CASES: Case[] = [
+	{
+		key: 'approve',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e approve', {
+			approvalOptions: { values: { approvalType: 'double' } },
+		}),
+	},
+	{
+		key: 'decline',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e decline', {
+			approvalOptions: { values: { approvalType: 'double', disapproveLabel: 'Refuse' } },
+		}),
+	},
+	{
+		key: 'freeText',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e free text', { responseType: 'freeText' }),
+	},
+	{
+		key: 'form',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e form', {
+			responseType: 'customForm',
+			formFields: {
+				values: [
+					{ fieldLabel: 'Amount', fieldType: 'number', requiredField: true },
+					{
+						fieldLabel: 'Reason',
+						fieldType: 'dropdown',
+						fieldOptions: { values: [{ option: 'Damaged' }, { option: 'Late' }] },
+					},
+					{
+						fieldLabel: 'Checks',
+						fieldType: 'checkbox',
+						fieldOptions: { values: [{ option: 'Photo' }, { option: 'Receipt' }] },
+					},
+				],
+			},
+		}),
+	},
+	{
+		key: 'timeout',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e timeout', {
+			options: {
+				limitWaitTime: {
+					values: { limitType: 'afterTimeInterval', resumeAmount: 0.5, resumeUnit: 'minutes' },
+				},
+			},
+		}),
+	},
+	{
+		key: 'sms',
+		node: 'messagingSms',
+		parameters: {
+			resource: 'campaign',
+			operation: 'sendAndWait',
+			sender: { __rl: true, mode: 'name', value: 'Sandbox' },
+			phone: '+380986235698',
+			message: '=Refund {{ $json.body.amount }} EUR?',
+			approvalOptions: { values: { approvalType: 'double' } },
+		},
+	},
+];
+
+const paths = Object.fromEntries(CASES.map((entry) => [entry.key, randomUUID()]));
+
+function workflow(entry: Case): Workflow {
+	return {
+		id: `e2eSendAndWait${entry.key[0].toUpperCase()}${entry.key.slice(1)}`,
+		name: `e2e: send and wait (${entry.key})`,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: paths[entry.key],
+				parameters: { httpMethod: 'POST', path: paths[entry.key], options: {} },
+			},
+			{
+				id: randomUUID(),
+				name: ASK,
+				type: `n8n-nodes-messaging.${entry.node}`,
+				typeVersion: 1,
+				position: [240, 0],
+				webhookId: randomUUID(),
+				parameters: entry.parameters,
+				credentials: {
+					messagingServiceApi: { id: API_KEY_CREDENTIAL_ID, name: API_KEY_CREDENTIAL_NAME },
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: ASK, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+const outbox = async () =>
+	(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()) as OutboxMessage[];
+
+/** Starts a case's workflow and waits for its message in the sandbox; returns the links and the execution id. */
+async function start(key: string) {
+	const before = (await outbox()).length;
+	// n8n answers REST before it has registered every published workflow's webhook: 404 until then.
+	await waitFor(
+		`the webhook of ${key}`,
+		async () => {
+			const response = await fetch(`${n8n.baseUrl}/webhook/${paths[key]}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ amount: 120, order: 1042 }),
+			});
+			if (response.status === 404) return undefined;
+			expect(response.status).toBe(200);
+			return true;
+		},
+		60_000,
+		500,
+	);
+	const message = await waitFor(
+		`the message of ${key}`,
+		async () => {
+			const all = await outbox();
+			return all.length > before ? all[0] : undefined;
+		},
+		30_000,
+		250,
+	);
+	const executionId = new URL(message.links[0]).pathname.split('/')[2];
+	return { message, links: message.links, executionId };
+}
+
+async function execution(id: string): Promise<ApiExecution> {
+	return (await n8n.api('GET', `/executions/${id}?includeData=true`)) as ApiExecution;
+}
+
+const askOutput = (run: ApiExecution) =>
+	(run.data?.resultData.runData[ASK]?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
+
+async function finished(id: string): Promise<ApiExecution> {
+	return await waitFor(
+		`execution ${id} to finish`,
+		async () => {
+			const run = await execution(id);
+			return run.finished || run.status === 'error' ? run : undefined;
+		},
+		90_000,
+		500,
+	);
+}
+
+async function page(url: string, method: 'GET' | 'HEAD' | 'POST' = 'GET', form?: string) {
+	const response = await fetch(url, {
+		method,
+		redirect: 'manual',
+		headers: form === undefined ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' },
+		body: form,
+	});
+	return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+/** Every link: GET 5 times and HEAD once, each answered with the page; the execution still waits. */
+async function scan(links: string[], executionId: string, expectOnPage: string) {
+	for (const link of links) {
+		for (let n = 0; n < 5; n++) {
+			const answer = await page(link);
+			expect([answer.status, answer.text.includes(expectOnPage)]).toEqual([200, true]);
+			expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+		}
+		const head = await page(link, 'HEAD');
+		expect([head.status, head.text]).toEqual([200, '']);
+	}
+	const run = await execution(executionId);
+	expect([run.status, run.finished]).toEqual(['waiting', false]);
+}
+
+const respondedAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+beforeAll(async () => {
+	const tarball = process.env.E2E_TARBALL;
+	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js');
+	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
+	let started = Date.now();
+	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
+	await n8n.importCredentials(credentialRecords(sandbox.url));
+	const workflows = CASES.map(workflow);
+	await n8n.importWorkflows(workflows);
+	for (const entry of workflows) await n8n.activate(entry.id);
+	timings['create + import + publish'] = Date.now() - started;
+	started = Date.now();
+	await n8n.start();
+	timings['start'] = Date.now() - started;
+});
+
+afterAll(async () => {
+	if (process.env.E2E_DUMP && n8n)
+		writeFileSync(
+			'/tmp/e2e-send-and-wait-n8n.log',
+			readFileSync(join(n8n.userFolder, 'n8n-start.log'), 'utf8'),
+		);
+	await n8n?.dispose();
+	await sandbox?.close();
+	process.stdout.write(`\ne2e send-and-wait timings (ms): ${JSON.stringify(timings)}\n`);
+});
+
+describe('Send and Wait for Response in n8n 2.40.7', () => {
+	let timeoutCase: { executionId: string; startedAt: number } | undefined;
+
+	test('n8n registers the AI-agent human review tools of both nodes (…HitlTool)', async () => {
+		// The editor's list of node types (n8n generates the …HitlTool types at start-up and writes them there).
+		const all = (await (
+			await fetch(`${n8n.baseUrl}/types/nodes.json`, { headers: { Cookie: n8n.authCookie ?? '' } })
+		).json()) as Array<{
+			name: string;
+			subtitle?: string;
+			outputs: unknown;
+			properties: Array<{ name: string; type: string; default: unknown }>;
+		}>;
+		const tools = all.filter(
+			(type) => type.name.endsWith('HitlTool') && type.name.startsWith('n8n-nodes-messaging.'),
+		);
+		expect(tools.map((type) => [type.name, type.subtitle]).sort()).toEqual([
+			['n8n-nodes-messaging.messagingEmailHitlTool', 'Send and wait'],
+			['n8n-nodes-messaging.messagingSmsHitlTool', 'Send and wait'],
+		]);
+		const hidden = (name: string) =>
+			tools
+				.find((type) => type.name === name)!
+				.properties.filter((property) =>
+					['resource', 'operation', 'responseType'].includes(property.name),
+				)
+				.map((property) => JSON.stringify([property.name, property.type, property.default]))
+				// One Operation property per resource: n8n hides each of them.
+				.filter((entry, index, list) => list.indexOf(entry) === index)
+				.map((entry) => JSON.parse(entry) as unknown);
+		expect(hidden('n8n-nodes-messaging.messagingEmailHitlTool')).toEqual([
+			['resource', 'hidden', 'email'],
+			['operation', 'hidden', 'sendAndWait'],
+			['responseType', 'hidden', 'approval'],
+		]);
+		expect(hidden('n8n-nodes-messaging.messagingSmsHitlTool')).toEqual([
+			['resource', 'hidden', 'campaign'],
+			['operation', 'hidden', 'sendAndWait'],
+			['responseType', 'hidden', 'approval'],
+		]);
+		if (process.env.E2E_DUMP)
+			writeFileSync('/tmp/e2e-hitl-types.json', JSON.stringify(tools, null, 2));
+	});
+
+	test('wait limit: the execution resumes by itself with the timeout output (started first, checked last)', async () => {
+		const started = Date.now();
+		const { links, executionId } = await start('timeout');
+		expect((await execution(executionId)).status).toBe('waiting');
+		// While it waits, the page evaluates the message against the stored input: still the Webhook's item.
+		expect((await page(links[0])).text).toContain('Refund 120 EUR for order 1042?');
+		timeoutCase = { executionId, startedAt: started };
+	});
+
+	test('approval: scanned links answer nothing; a tampered or missing signature gets 401; Approve finishes with {approved: true}; later answers see "No action required"', async () => {
+		const { message, links, executionId } = await start('approve');
+		expect(message.kind).toBe('email');
+		expect(links).toHaveLength(2);
+		expect(links.map((link) => new URL(link).searchParams.get('approved'))).toEqual([
+			'true',
+			'false',
+		]);
+		await scan(links, executionId, 'Refund 120 EUR for order 1042?');
+
+		const url = new URL(links[0]);
+		const signature = url.searchParams.get('signature')!;
+		url.searchParams.set('signature', (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1));
+		for (const method of ['GET', 'POST'] as const) {
+			const tampered = await page(
+				url.toString(),
+				method,
+				method === 'POST' ? 'approved=true' : undefined,
+			);
+			expect([tampered.status, tampered.text.includes('Invalid Form Link')]).toEqual([401, true]);
+		}
+		url.searchParams.delete('signature');
+		expect((await page(url.toString(), 'POST', 'approved=true')).status).toBe(401);
+		const changed = new URL(links[1]);
+		changed.searchParams.set('approved', 'true'); // the decline link turned into an approve link
+		expect((await page(changed.toString())).status).toBe(401);
+		expect((await execution(executionId)).status).toBe('waiting');
+
+		const started = Date.now();
+		const answer = await page(links[0], 'POST', 'approved=true');
+		expect([answer.status, answer.text.includes('Your answer was recorded')]).toEqual([200, true]);
+		const run = await finished(executionId);
+		timings['approve: POST to finished'] = Date.now() - started;
+		expect(run.status).toBe('success');
+		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt } }]);
+
+		for (const link of links) {
+			const again = await page(link, 'POST', 'approved=false');
+			expect([again.status, again.text.includes('No action required')]).toEqual([200, true]);
+			expect((await page(link)).text).toContain('No action required');
+		}
+		expect(askOutput(await execution(executionId))).toEqual([
+			{ data: { approved: true, respondedAt } },
+		]);
+	});
+
+	test('approval: Decline finishes with {approved: false}', async () => {
+		const { links, executionId } = await start('decline');
+		await scan(links, executionId, 'Refuse');
+		const answer = await page(links[1], 'POST', 'approved=false');
+		expect(answer.status).toBe(200);
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([{ data: { approved: false, respondedAt } }]);
+	});
+
+	test('free text: the text box page; the text finishes with {text}', async () => {
+		const { links, executionId } = await start('freeText');
+		expect(links).toHaveLength(1);
+		await scan(links, executionId, '<textarea');
+		const refused = await page(links[0], 'POST', 'field-0=');
+		expect(refused.status).toBe(400);
+		expect((await execution(executionId)).status).toBe('waiting');
+		await page(links[0], 'POST', 'field-0=' + encodeURIComponent('Yes, <b>half</b> only'));
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([{ data: { text: 'Yes, <b>half</b> only', respondedAt } }]);
+	});
+
+	test('custom form: the form page; the fields finish under their labels', async () => {
+		const { links, executionId } = await start('form');
+		await scan(links, executionId, 'name="field-2"');
+		const refused = await page(links[0], 'POST', 'field-1=Damaged');
+		expect([refused.status, refused.text.includes('Amount: required')]).toEqual([400, true]);
+		await page(links[0], 'POST', 'field-0=99.5&field-1=Late&field-2=Photo&field-2=Receipt');
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([
+			{ data: { Amount: 99.5, Reason: 'Late', Checks: ['Photo', 'Receipt'], respondedAt } },
+		]);
+	});
+
+	test('SMS: one SMS with one link; the page offers both choices; Approve finishes with {approved: true}', async () => {
+		const { message, links, executionId } = await start('sms');
+		expect(message.kind).toBe('sms');
+		if (message.kind !== 'sms') return;
+		expect(links).toHaveLength(1);
+		expect(message.body).toBe(`Refund 120 EUR?\n${links[0]}`);
+		expect(message.phones).toEqual(['380986235698']);
+		await scan(links, executionId, 'value="false"');
+		await page(links[0], 'POST', 'approved=true');
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt } }]);
+		expect((await page(links[0], 'POST', 'approved=false')).text).toContain('No action required');
+	});
+
+	test('wait limit: resumed by n8n (it looks for due executions every minute) with {timedOut: true, approved: false}', async () => {
+		expect(timeoutCase).toBeDefined();
+		const run = await finished(timeoutCase!.executionId);
+		timings['timeout: start to finished'] = Date.now() - timeoutCase!.startedAt;
+		expect(run.status).toBe('success');
+		const [output] = askOutput(run);
+		expect(output.data).toEqual({ timedOut: true, approved: false });
+		expect(output.body).toEqual({ amount: 120, order: 1042 });
+		const [link] = (await outbox()).find(
+			(entry) => entry.kind === 'email' && entry.subject === 'e2e timeout',
+		)!.links;
+		expect((await page(link, 'POST', 'approved=true')).text).toContain('No action required');
+	});
+});

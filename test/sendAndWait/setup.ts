@@ -1,0 +1,72 @@
+import { createHmac } from 'node:crypto';
+
+import { Container } from '@n8n/di';
+import { InstanceSettings, WorkflowExecute } from 'n8n-core';
+import type { INodeParameters, INodeType } from 'n8n-workflow';
+
+import { WebhookHarness } from '../harness/webhook-harness';
+import type { RunNodeResult } from '../harness/run-node';
+
+/** The resume URL n8n-core signs for the test run's node (HMAC-SHA256 of path and query, n8n's secret). */
+export function signedUrl(executionId: string, query: Record<string, string> = {}): string {
+	const url = new URL(`http://127.0.0.1:5678/webhook-waiting//${executionId}/subject`);
+	for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+	const secret = Container.get(InstanceSettings).hmacSignatureSecret;
+	const signature = createHmac('sha256', secret)
+		.update(`${url.pathname}${url.search}`)
+		.digest('hex');
+	url.searchParams.set('signature', signature);
+	return url.toString();
+}
+
+/** The execution id of a run (runNode counts them). */
+export function executionIdOf(result: RunNodeResult): string {
+	return String((result.additionalData as unknown as { executionId: string }).executionId);
+}
+
+/** What n8n's wait tracker does when the wait limit passes: runs the waiting execution on. */
+export async function resumeAfterTimeout(result: RunNodeResult) {
+	const run = await new WorkflowExecute(
+		result.additionalData,
+		'manual',
+		result.run.data,
+	).processRunExecutionData(result.workflow);
+	return { run, items: run.data.resultData.runData.Node?.at(-1)?.data?.main?.[0] ?? [] };
+}
+
+/** The links (href values, unescaped) of an HTML document. */
+export function hrefs(html: string): string[] {
+	return [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
+}
+
+/** Serves the node's resume webhook over real HTTP with the given parameters (n8n's signature check is n8n's). */
+export async function pageServer(
+	nodeType: INodeType,
+	nodeTypeName: string,
+	parameters: INodeParameters,
+) {
+	const harness = await new WebhookHarness({
+		nodeType,
+		nodeTypeName,
+		parameters,
+		webhookId: 'resume',
+	}).listen();
+	const request = async (method: 'GET' | 'HEAD' | 'POST', query = '', form?: string) => {
+		const before = harness.hits.length;
+		const response = await fetch(`${harness.url}/webhook-waiting/1/subject${query}`, {
+			method,
+			headers: form === undefined ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: form,
+		});
+		const text = await response.text();
+		const hit = harness.hits[before];
+		return {
+			status: response.status,
+			text,
+			headers: response.headers,
+			/** The items n8n would resume the execution with (undefined: it goes on waiting). */
+			items: hit?.items,
+		};
+	};
+	return { harness, request };
+}
