@@ -18,6 +18,7 @@ import {
 	type IRun,
 	type IRunExecutionData,
 	type IVersionedNodeType,
+	type IWorkflowExecuteAdditionalData,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
