@@ -324,7 +324,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		error: (nodeRun?.error ?? run.data.resultData.error) as RunNodeResult['error'],
 		run,
 		workflow,
-		additionalData,
+		additionalData: executionData,
 	};
 }
 
