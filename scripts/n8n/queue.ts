@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * n8n in queue mode on one machine, for `npm run e2e:queue` and `npm start -- --queue`: Postgres and Redis (Debian's
  * packages, installed by scripts/queue/ensure-services.sh when missing) on free loopback ports with their data in a

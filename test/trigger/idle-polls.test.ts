@@ -17,6 +17,7 @@ import {
 	unsubscribeProbe,
 	useSharedClock,
 } from './helpers';
+import { omit } from '../../sandbox/core/records';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** Service time (UTC here) of a millisecond timestamp. */
@@ -195,7 +196,7 @@ test('three days at 10,000 bounces a day: exactly what a full read at every poll
 		);
 		await addBounces(
 			sandbox,
-			batch.map(({ at: _at, ...bounce }) => bounce),
+			batch.map((bounce) => omit(bounce, 'at')),
 		);
 	};
 	const listedAt = (t: number) => {
