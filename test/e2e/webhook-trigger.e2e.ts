@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import {
 	type ApiExecution,
 	type Workflow,
 } from './helpers';
+import { omit } from '../../sandbox/core/records';
 
 /**
  * The Messaging Email Trigger in a running n8n 2.40.7 (`n8n start`, workflow published): the sandbox, set up with
@@ -109,7 +111,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
 
 	let started = Date.now();
-	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
+	n8n = await N8nInstance.create({ tarball });
 	// The second workflow's node has no webhookId (imported with the CLI, never saved in the editor).
 	await n8n.importWorkflows([workflow(), workflow(NO_ID_WORKFLOW_ID, null)]);
 	await n8n.activate(WORKFLOW_ID);
@@ -301,8 +303,8 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 	};
 	const saved = (await n8n.rest('PATCH', `/rest/workflows/${WORKFLOW_ID}`, {
 		versionId: current.data.versionId,
-		nodes: current.data.nodes.map(({ webhookId: _old, ...node }) => ({
-			...node,
+		nodes: current.data.nodes.map((node) => ({
+			...omit(node, 'webhookId'),
 			id: randomUUID(),
 		})),
 		connections: {},
