@@ -403,6 +403,21 @@ export class N8nInstance {
 		}
 	}
 
+	/**
+	 * A manual run as the editor starts it (POST /rest/workflows/:id/run), e.g. `{ triggerToStartFrom: { name } }`.
+	 * n8n 1.x also wants the workflow itself in the body (`workflowData`); 2.x reads it from the database.
+	 */
+	async runManually(workflowId: string, body: Record<string, unknown>): Promise<unknown> {
+		const workflowData =
+			this.major < 2
+				? ((await this.rest('GET', `/rest/workflows/${workflowId}`)) as { data: unknown }).data
+				: undefined;
+		return await this.rest('POST', `/rest/workflows/${workflowId}/run`, {
+			...body,
+			...(workflowData ? { workflowData } : {}),
+		});
+	}
+
 	/** n8n's public API (`/api/v1`) with the API key made at start. */
 	async api(method: string, path: string, body?: unknown): Promise<unknown> {
 		const response = await fetch(`${this.baseUrl}/api/v1${path}`, {

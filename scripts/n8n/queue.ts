@@ -360,7 +360,7 @@ export async function startExecution(
 ): Promise<string> {
 	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	if (!trigger) throw new Error(`${workflow.id} has no manual trigger`);
-	const answer = (await main.rest('POST', `/rest/workflows/${workflow.id}/run`, {
+	const answer = (await main.runManually(workflow.id, {
 		triggerToStartFrom: { name: trigger.name },
 	})) as { data: { executionId?: string; waitingForWebhook?: boolean } };
 	if (!answer.data.executionId)

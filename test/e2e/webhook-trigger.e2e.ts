@@ -260,7 +260,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 
 	// "Listen for test event": n8n registers the test URL for this node, one request runs the node in manual mode.
 	started = Date.now();
-	const listening = (await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/run`, {
+	const listening = (await n8n.runManually(WORKFLOW_ID, {
 		triggerToStartFrom: { name: NODE_NAME },
 	})) as { data: { waitingForWebhook?: boolean } };
 	expect(listening.data.waitingForWebhook).toBe(true);
