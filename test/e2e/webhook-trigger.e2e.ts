@@ -297,6 +297,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 
 	// Rotating the secret: the user replaces the trigger with a new one. The editor sends the new node without a
 	// webhookId here (it makes its own); either way n8n's save gives it a new random id, and the old URL is dead.
+	// n8n 1.x's save keeps what it gets (its editor makes the id) and re-registers an active workflow at once.
 	started = Date.now();
 	const current = (await n8n.rest('GET', `/rest/workflows/${WORKFLOW_ID}`)) as {
 		data: { versionId: string; nodes: Array<Record<string, unknown>> };
@@ -306,6 +307,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 		nodes: current.data.nodes.map((node) => ({
 			...omit(node, 'webhookId'),
 			id: randomUUID(),
+			...(n8n.major < 2 ? { webhookId: randomUUID() } : {}),
 		})),
 		connections: {},
 	})) as { data: { versionId: string; nodes: Array<{ webhookId?: string }> } };
@@ -314,9 +316,10 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 		/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
 	);
 	expect(rotatedId).not.toBe(WEBHOOK_ID);
-	await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
-		versionId: saved.data.versionId,
-	});
+	if (n8n.major >= 2)
+		await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
+			versionId: saved.data.versionId,
+		});
 	// Publishing is reconciled in the background: an empty batch probes the URLs without starting a run.
 	const rotatedUrl = `${n8n.baseUrl}/webhook/${rotatedId}/email-events`;
 	await waitFor(
