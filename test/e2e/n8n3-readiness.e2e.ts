@@ -2,13 +2,7 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { DEFAULT_N8N_VERSION, N8nInstance } from '../../scripts/n8n/instance';
 import { expectTemplateRun } from './expectations';
-import {
-	SANDBOX_CREDENTIALS,
-	credentialRecords,
-	describeFailure,
-	example,
-	loadExamples,
-} from './helpers';
+import { SANDBOX_CREDENTIALS, credentialRecords, describeFailure, loadExamples } from './helpers';
 
 /**
  * n8n 3.0 against the package, as far as n8n 2.x can tell (3.0 is not on the registry this project reaches):
@@ -76,13 +70,13 @@ describeOn2(`n8n 3.0 readiness on n8n ${DEFAULT_N8N_VERSION}`, () => {
 		};
 		const { report, totalWorkflows } = answer.data;
 		expect(report.targetVersion).toBe('v3');
-		expect(totalWorkflows).toBe(loadExamples().length);
-		expect(example('template-email-from-rows.json').id).toBe('msgExTemplateRow');
 		expect(
 			report.workflowResults
 				.filter((result) => result.nbAffectedWorkflows > 0)
 				.map((result) => result.ruleId),
 		).toEqual([]);
+		// Every example was looked at.
+		expect(totalWorkflows).toBe(loadExamples().length);
 		// What the report says about this test instance (its settings, not the package), for RELEASING.md.
 		process.stdout.write(
 			`\nv3 report, instance-level rules: ${report.instanceResults.map((result) => result.ruleId).join(', ')}\n`,
