@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * `npm run bench [-- --smoke] [-- --only 1,4]`: this package's nodes side by side with n8n's HTTP Request node,
  * in one real n8n, against one sandbox, in one run. A full run writes bench/RESULTS.md and bench/throughput.svg;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * `npm run sandbox [-- --port 8787 --rate-limit 10 --email-off]`: the simulated service, printing its URL and
  * ready-to-use credentials. Ctrl-C stops it. `--help` lists the flags; a bad value or an unknown flag is refused

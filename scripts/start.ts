@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * The demo behind `npm start`: the API sandbox on 127.0.0.1:8787 (or the live service when MESSAGING_BASE_URL and
  * credentials are set), a real n8n on http://localhost:5678 with the package installed as users install it, an

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * One real n8n for the whole bench: the packed package installed, all credentials and workflows imported up
  * front (one CLI call each), `n8n execute` for runs whose process memory matters, and one `n8n start` server

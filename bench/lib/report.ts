@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /** RESULTS.md: machine and versions at the top, then each scenario's setup, table(s) and findings. */
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /** Small helpers shared by the scenarios: counting sandbox log entries, sampling a process, formatting. */
 import { readFileSync } from 'node:fs';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * 3. Bulk list load: phones, one per item, into a mailing list. Messaging SMS → Phone Number → Add with 100,000
  * items (it combines them, 1,000 per request); the HTTP Request node, one request per item, with 10,000 items

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * 7. Node overhead: N sends through n8n-core's WorkflowExecute (test/harness/run-node.ts) against a sandbox that
  * answers instantly, in a child process so its CPU is not counted. CPU of the bench process per item, minus a

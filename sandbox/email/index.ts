@@ -14,6 +14,7 @@ import {
 } from './state';
 import { EMAIL_PATTERN, checkEmailToSend, messageSize } from './validate-email';
 import { registerWebhookRoutes, type EmailWebhooks } from './webhooks';
+import { omit } from '../core/records';
 
 export { BOUNCE_DOMAIN, RESUBSCRIBE_LIMIT, UNSUBSCRIBE_MAX_PER_REQUEST, EmailState } from './state';
 
@@ -49,7 +50,7 @@ function page<T>(records: T[], query: Record<string, unknown>, defaultLimit: num
 
 /** A sent-email record as the lists show it (numbers as numbers, an extra explanation field). */
 function listRecord(email: SentEmail) {
-	const { content: _content, ...record } = email;
+	const record = omit(email, 'content');
 	return {
 		...record,
 		smtp_answer_code_explain: email.smtp_answer_code === 250 ? 'Delivered' : 'Bounced',
@@ -58,7 +59,7 @@ function listRecord(email: SentEmail) {
 
 /** GET /smtp/emails/{id}: numeric fields come as strings there (wire notes). */
 function singleRecord(email: SentEmail) {
-	const { content: _content, ...record } = email;
+	const record = omit(email, 'content');
 	return {
 		...record,
 		total_size: String(email.total_size),
@@ -259,7 +260,7 @@ function registerListRoutes({ route, clock }: SandboxContext, state: EmailState)
 		handle: ({ query }) => {
 			checkedDate(query.date, 'date');
 			const matching = bouncesInWindow(query.date);
-			const emails = page(matching, query, 100).map(({ seq: _seq, ...bounce }) => bounce);
+			const emails = page(matching, query, 100).map((bounce) => omit(bounce, 'seq'));
 			return { body: { total: matching.length, emails, request_limit: 100, found: emails.length } };
 		},
 	});

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * The service's webhook delivery for the email area (wire notes, "Webhooks of the email area"). A handler is what
  * a user sets up in the service's settings: a URL and the ticked events (control route, since the service has no

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * Drives a real, pinned n8n for the end-to-end suite, `npm start` and the benchmarks: provisions it
  * (scripts/n8n/provision.sh, cached outside git), installs the packed package the way users do
@@ -29,7 +30,11 @@ export const ROOT = (() => {
 	throw new Error('Repository root not found');
 })();
 const WITH_NODE24 = join(ROOT, 'scripts/with-node24.sh');
-export const DEFAULT_N8N_VERSION = '2.40.7';
+/**
+ * The n8n the suites run: 2.40.7, or the version in $N8N_VERSION (as for provision.sh), e.g. `N8N_VERSION=1.123.81
+ * npm run e2e` runs the whole end-to-end suite on n8n 1.x (`npm run e2e:n8n1`).
+ */
+export const DEFAULT_N8N_VERSION = process.env.N8N_VERSION || '2.40.7';
 export const PACKAGE_NAME = 'n8n-nodes-messaging';
 
 export interface CommandResult {
@@ -235,6 +240,10 @@ export class N8nInstance {
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
+			// The isolate (vm) expression engine, n8n's default on 2.x and on 1.123.x since August 2026, named here so a
+			// change of n8n's default cannot move the suites to another engine unnoticed; $N8N_EXPRESSION_ENGINE
+			// chooses another (`legacy`: the examples that use $('…') on n8n 1.x, RELEASING.md "n8n versions").
+			N8N_EXPRESSION_ENGINE: process.env.N8N_EXPRESSION_ENGINE || 'vm',
 			// Every n8n process opens a task broker; concurrent processes need their own port.
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			...this.extraEnv,
@@ -392,6 +401,21 @@ export class N8nInstance {
 		} catch {
 			return text;
 		}
+	}
+
+	/**
+	 * A manual run as the editor starts it (POST /rest/workflows/:id/run), e.g. `{ triggerToStartFrom: { name } }`.
+	 * n8n 1.x also wants the workflow itself in the body (`workflowData`); 2.x reads it from the database.
+	 */
+	async runManually(workflowId: string, body: Record<string, unknown>): Promise<unknown> {
+		const workflowData =
+			this.major < 2
+				? ((await this.rest('GET', `/rest/workflows/${workflowId}`)) as { data: unknown }).data
+				: undefined;
+		return await this.rest('POST', `/rest/workflows/${workflowId}/run`, {
+			...body,
+			...(workflowData ? { workflowData } : {}),
+		});
 	}
 
 	/** n8n's public API (`/api/v1`) with the API key made at start. */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * Issue 11's rate-limit check in queue mode, shared by test/queue/queue.queue.ts (check 3) and the bench's queue
  * row (bench/scenarios/s8-queue.ts): three executions of the template example, 300 emails each (Messaging Email →

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * n8n in queue mode on one machine, for `npm run e2e:queue` and `npm start -- --queue`: Postgres and Redis (Debian's
  * packages, installed by scripts/queue/ensure-services.sh when missing) on free loopback ports with their data in a
@@ -359,7 +360,7 @@ export async function startExecution(
 ): Promise<string> {
 	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	if (!trigger) throw new Error(`${workflow.id} has no manual trigger`);
-	const answer = (await main.rest('POST', `/rest/workflows/${workflow.id}/run`, {
+	const answer = (await main.runManually(workflow.id, {
 		triggerToStartFrom: { name: trigger.name },
 	})) as { data: { executionId?: string; waitingForWebhook?: boolean } };
 	if (!answer.data.executionId)

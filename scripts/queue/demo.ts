@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * `npm start -- --queue`: the demo in queue mode. The same sandbox (or live service), login, credential and
  * examples as `npm start`, but n8n runs as a main (the editor, on the same port), two workers that run the

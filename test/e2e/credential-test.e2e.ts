@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { N8nInstance } from '../../scripts/n8n/instance';
 import { SANDBOX_CREDENTIALS } from './helpers';

@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { writeFileSync } from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { emailStateOf } from '../../sandbox/email';
-import { N8nInstance, type ExecuteResult } from '../../scripts/n8n/instance';
+import { DEFAULT_N8N_VERSION, N8nInstance, type ExecuteResult } from '../../scripts/n8n/instance';
 import {
 	API_KEY_CREDENTIAL_ID,
 	API_KEY_CREDENTIAL_NAME,
@@ -19,7 +20,7 @@ import {
 import { expectBulkSmsRun, expectTemplateRun } from './expectations';
 
 /**
- * The examples in examples/ imported into a real n8n 2.40.7 (the packed package installed like a community
+ * The examples in examples/ imported into a real n8n (2.40.7; 1.123.81 with `npm run e2e:n8n1`) (the packed package installed like a community
  * package) and run with `n8n execute` against the sandbox (rate limit on, 10/s). Each run is checked twice:
  * the node outputs in n8n's run JSON and the exact requests the sandbox received.
  */
@@ -56,7 +57,7 @@ beforeAll(async () => {
 		);
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
 	let started = Date.now();
-	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
+	n8n = await N8nInstance.create({ tarball });
 	timings['provision + install'] = Date.now() - started;
 	started = Date.now();
 	await n8n.importCredentials(credentialRecords(sandbox.url));
@@ -92,7 +93,7 @@ afterAll(async () => {
 	process.stdout.write(`\ne2e examples timings (ms): ${JSON.stringify(timings, null, 2)}\n`);
 });
 
-describe('examples on n8n 2.40.7 via n8n execute', () => {
+describe(`examples on n8n ${DEFAULT_N8N_VERSION} via n8n execute`, () => {
 	it('transactional email with a PDF attachment', async () => {
 		await resetSandbox();
 		const result = await run('msgExPdfInvoice1');

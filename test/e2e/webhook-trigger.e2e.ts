@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import {
 	type ApiExecution,
 	type Workflow,
 } from './helpers';
+import { omit } from '../../sandbox/core/records';
 
 /**
  * The Messaging Email Trigger in a running n8n 2.40.7 (`n8n start`, workflow published): the sandbox, set up with
@@ -109,7 +111,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
 
 	let started = Date.now();
-	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
+	n8n = await N8nInstance.create({ tarball });
 	// The second workflow's node has no webhookId (imported with the CLI, never saved in the editor).
 	await n8n.importWorkflows([workflow(), workflow(NO_ID_WORKFLOW_ID, null)]);
 	await n8n.activate(WORKFLOW_ID);
@@ -258,7 +260,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 
 	// "Listen for test event": n8n registers the test URL for this node, one request runs the node in manual mode.
 	started = Date.now();
-	const listening = (await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/run`, {
+	const listening = (await n8n.runManually(WORKFLOW_ID, {
 		triggerToStartFrom: { name: NODE_NAME },
 	})) as { data: { waitingForWebhook?: boolean } };
 	expect(listening.data.waitingForWebhook).toBe(true);
@@ -295,15 +297,17 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 
 	// Rotating the secret: the user replaces the trigger with a new one. The editor sends the new node without a
 	// webhookId here (it makes its own); either way n8n's save gives it a new random id, and the old URL is dead.
+	// n8n 1.x's save keeps what it gets (its editor makes the id) and re-registers an active workflow at once.
 	started = Date.now();
 	const current = (await n8n.rest('GET', `/rest/workflows/${WORKFLOW_ID}`)) as {
 		data: { versionId: string; nodes: Array<Record<string, unknown>> };
 	};
 	const saved = (await n8n.rest('PATCH', `/rest/workflows/${WORKFLOW_ID}`, {
 		versionId: current.data.versionId,
-		nodes: current.data.nodes.map(({ webhookId: _old, ...node }) => ({
-			...node,
+		nodes: current.data.nodes.map((node) => ({
+			...omit(node, 'webhookId'),
 			id: randomUUID(),
+			...(n8n.major < 2 ? { webhookId: randomUUID() } : {}),
 		})),
 		connections: {},
 	})) as { data: { versionId: string; nodes: Array<{ webhookId?: string }> } };
@@ -312,9 +316,10 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 		/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
 	);
 	expect(rotatedId).not.toBe(WEBHOOK_ID);
-	await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
-		versionId: saved.data.versionId,
-	});
+	if (n8n.major >= 2)
+		await n8n.rest('POST', `/rest/workflows/${WORKFLOW_ID}/activate`, {
+			versionId: saved.data.versionId,
+		});
 	// Publishing is reconciled in the background: an empty batch probes the URLs without starting a run.
 	const rotatedUrl = `${n8n.baseUrl}/webhook/${rotatedId}/email-events`;
 	await waitFor(

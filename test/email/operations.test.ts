@@ -3,6 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { formatServiceDate } from '../../sandbox/core/clock';
 import { listSearchContext } from '../harness/list-search';
 import { jsonOf, useEmailSandbox } from './setup';
+import { omit } from '../../sandbox/core/records';
 
 const t = useEmailSandbox();
 const HOUR = 3_600_000;
@@ -146,7 +147,7 @@ describe('Email → Get Many / Get Count', () => {
 		});
 		const mid = t.state().emails.find((email) => email.recipient === 'mid@example.com')!;
 		expect(middle).toContain(mid.id);
-		const { content: _content, ...raw } = mid;
+		const raw = omit(mid, 'content');
 		expect(jsonOf(result)).toEqual([
 			{ ...raw, smtp_answer_code_explain: 'Delivered', sendDateIso: iso(raw.send_date) },
 		]);

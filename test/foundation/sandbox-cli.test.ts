@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';

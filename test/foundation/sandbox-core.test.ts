@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { startSandbox, type Sandbox, type SandboxArea } from '../../sandbox/core/server';
 import { s } from '../../sandbox/core/schema';
 

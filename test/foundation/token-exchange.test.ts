@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { OutboundHttp } from '@n8n/backend-network';
 import { Container } from '@n8n/di';
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';

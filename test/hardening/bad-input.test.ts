@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * The named bad-input suite: every operation of Messaging Email and Messaging SMS, run through n8n-core against
  * one sandbox, refuses bad values with `<Parameter>: <problem> [item N]` before any request (the sandbox's log

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * Generative bad input: a seeded generator makes wrong-typed and malformed values for the checked parameters of
  * every operation (one or two parameters at a time, several items per run, Continue On Fail on and off) and

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * Several node executions that share nothing but the service, as n8n's queue mode runs them on separate workers:
  * the sandbox (in this process, its one account limited to `limit` requests/s) and `executions` child processes

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { Logger } from '@n8n/backend-common';

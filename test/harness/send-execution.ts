@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * One node execution in a process of its own, as one n8n worker runs it: Messaging Email → Send (a stored template,
  * one request per item) over `count` generated rows, through n8n-core's WorkflowExecute and the real transport.
@@ -13,9 +14,10 @@ import { CredentialStore } from './credentials';
 import { disposeExpressionEngine, runNode, useExpressionEngine } from './run-node';
 
 // Named with its extension: without it Node's resolver finds the node's codex file (MessagingEmail.node.json) first.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+/* eslint-disable @typescript-eslint/no-require-imports */
 const { MessagingEmail } =
 	require('../../nodes/MessagingEmail/MessagingEmail.node.ts') as typeof import('../../nodes/MessagingEmail/MessagingEmail.node');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface SendExecutionArguments {
 	baseUrl: string;

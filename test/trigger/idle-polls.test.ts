@@ -15,6 +15,7 @@ import {
 	unsubscribeProbe,
 	useTriggerSandbox,
 } from './helpers';
+import { omit } from '../../sandbox/core/records';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** Service time (UTC here) of a millisecond timestamp. */
@@ -188,7 +189,7 @@ describe('three days at 10,000 bounces a day', () => {
 			);
 			await addBounces(
 				sandbox,
-				batch.map(({ at: _at, ...bounce }) => bounce),
+				batch.map((bounce) => omit(bounce, 'at')),
 			);
 		};
 		const listedAt = (t: number) => {

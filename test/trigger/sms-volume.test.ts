@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import type { Sandbox } from '../../sandbox';
 import { harness, newSandbox, parameters, restoreClock, setNow, useSharedClock } from './helpers';
 import { logger } from '../harness/poll-harness';

@@ -198,7 +198,8 @@ function dropBrokenOptionals(bounce: BounceState, key: 'seconds', width: number)
 			);
 		});
 	if (fits) return bounce;
-	const { [key]: _dropped, ...rest } = bounce;
+	const rest = { ...bounce };
+	delete rest[key];
 	return rest;
 }
 

@@ -62,7 +62,7 @@ export function sortedPhones(detail: IDataObject): CampaignPhone[] {
 			};
 		})
 		.sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : a.index - b.index))
-		.map(({ index: _index, ...phone }) => phone);
+		.map(({ phone, status, cancelled, raw }) => ({ phone, status, cancelled, raw }));
 }
 
 export interface Step {
