@@ -223,4 +223,15 @@ describe('the answer page', () => {
 			{ data: { approved: true, respondedAt } },
 		]);
 	});
+
+	test("a message expression that cannot be evaluated on the page (an AI agent's $tool) leaves the message out; the page still answers", async () => {
+		const request = await serve({ message: "={{ $('No Such Node').item.json.tool }}" });
+		const shown = await request('GET', '?approved=true&signature=x');
+		expect(shown.status).toBe(200);
+		expect(shown.text).toContain('value="true">Approve</button>');
+		const answered = await request('POST', '?approved=true&signature=x', 'approved=true');
+		expect(answered.items?.map((item) => item.json)).toEqual([
+			{ data: { approved: true, respondedAt } },
+		]);
+	});
 });

@@ -23,6 +23,20 @@ function send(context: IWebhookFunctions, status: number, html: string): void {
 	res.end(context.getRequestObject().method === 'HEAD' ? undefined : html);
 }
 
+/**
+ * A text parameter for the page, or '' when it cannot be evaluated here: the page is built in the webhook, where an
+ * expression may not resolve as it did when sending (an AI agent's `$tool`), and a throw would fail the execution
+ * instead of showing the page.
+ */
+function textOrEmpty(read: () => unknown): string {
+	try {
+		const value = read();
+		return typeof value === 'string' ? value : '';
+	} catch {
+		return '';
+	}
+}
+
 const button = (label: string, name: string, value: string, secondary = false) =>
 	`<button type="submit" name="${name}" value="${value}"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>`;
 
@@ -86,8 +100,8 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 	const { config } = result;
-	const message = String(read('message', '') ?? '');
-	const title = String(read('subject', '') ?? '').trim() || 'Your answer';
+	const message = textOrEmpty(() => read('message', ''));
+	const title = textOrEmpty(() => read('subject', '')).trim() || 'Your answer';
 	const body = (request.method === 'POST' ? (this.getBodyData() ?? {}) : {}) as IDataObject;
 	const query = (request.query ?? {}) as IDataObject;
 
