@@ -7,6 +7,7 @@ import { Container } from '@n8n/di';
 import { ErrorReporter, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
+	type IDataObject,
 	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
@@ -53,6 +54,8 @@ export interface WebhookHarnessOptions {
 	/** n8n's random id of the node (undefined: a node imported without one). */
 	webhookId?: string;
 	workflowId?: string;
+	/** The workflow's static data as n8n stored it (JSON), e.g. from another harness: a restart, another process. */
+	staticData?: IDataObject;
 }
 
 /**
@@ -90,7 +93,7 @@ export class WebhookHarness {
 			connections: {},
 			active: true,
 			nodeTypes: new NodeTypes({ [options.nodeTypeName]: options.nodeType }),
-			staticData: {},
+			staticData: options.staticData ?? {},
 			settings: { timezone: 'UTC' },
 		});
 	}
@@ -102,6 +105,11 @@ export class WebhookHarness {
 
 	testUrl(): string {
 		return `${this.url}/webhook-test/${this.options.webhookId}/${this.webhookPath()}`;
+	}
+
+	/** The workflow's static data as n8n would save it to its database (JSON, without n8n's change flag). */
+	storedStaticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
 	}
 
 	/** Items of every run the node started, in order. */
