@@ -61,11 +61,11 @@ const EVENT_OPTIONS = [
 
 // n8n's notice keeps only <a>, <ul> and <li> (its HTML sanitiser), so the steps are list items.
 const SETUP_STEPS = `Set-up (the service has no API for its webhooks):<ul>${[
-	'1. Copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
+	'1. Save the workflow, then copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
 	'2. In the service: Account Settings → API → create webhook, paste the URL as the handler URL.',
 	'3. Tick the events you want there (Delivered, Not delivered, Opened, Link clicked, Marked as spam, Unsubscribed, Resubscribed, Hard bounce, Soft bounce).',
 	'4. Opens and clicks need the account’s tracking on.',
-	'5. Publish (activate) this workflow. Requests without the right URL get 404 and start nothing.',
+	'5. Publish (activate) this workflow. Requests without the right URL get 404 and start nothing; each batch is answered with what became of its entries (emitted, kind not chosen, repeats, not events).',
 	'To change the secret: add a new Messaging Email Trigger (n8n gives every new node a new random ID), put its URL in the service, delete the old handler and node.',
 ]
 	.map((step) => `<li>${step}</li>`)
