@@ -2,8 +2,10 @@ import {
 	NodeConnectionTypes,
 	NodeOperationError,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHookFunctions,
 	type INode,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -20,6 +22,7 @@ import {
 	readServiceTimeZone,
 	serviceTimeZoneOption,
 } from '../shared/triggerSettings';
+import { isRecord } from '../shared/objects';
 import { readBatch } from './body';
 import { RepeatMemory, eventKey } from './dedupe';
 import { WEBHOOK_PATH, secretMatches, secretOfRequestPath } from './secret';
@@ -232,11 +235,13 @@ export class MessagingEmailTrigger implements INodeType {
 		if (options.dropRepeats !== false) {
 			const mode = this.getMode();
 			const memory = new RepeatMemory(
-				`${this.getWorkflow().id}:${node.id}:${mode}`,
+				repeatScope(this.getWorkflow().id, node, mode),
 				Date.now(),
 				mode === 'manual' ? undefined : this.getWorkflowStaticData('node'),
 			);
 			fresh = wanted.filter((raw) => memory.isNew(eventKey(raw)));
+			// Saved only when no run starts: n8n's WorkflowRunner.run resets the static data's change flag before it
+			// answers (docs/webhook-trigger.md); the run saves the keys instead (execute below).
 			memory.save();
 		}
 		const summary = {
@@ -254,6 +259,37 @@ export class MessagingEmailTrigger implements INodeType {
 			: outputs.map((json) => ({ json }));
 		return { workflowData: [items], webhookResponse: summary };
 	}
+
+	/**
+	 * The run n8n starts with the emitted items runs this first: it stores the keys of those events in the workflow's
+	 * static data, which n8n saves when the run ends (and, in queue mode, on the worker). Items pass unchanged.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		const mode = this.getMode();
+		if (options.dropRepeats !== false && mode !== 'manual') {
+			const memory = new RepeatMemory(
+				repeatScope(this.getWorkflow().id, this.getNode(), mode),
+				Date.now(),
+				this.getWorkflowStaticData('node'),
+			);
+			for (const item of items)
+				for (const raw of rawEventsOf(item.json)) memory.isNew(eventKey(raw));
+			memory.save();
+		}
+		return [items];
+	}
+}
+
+/** What one process remembers together: a workflow's trigger node, production apart from test runs. */
+const repeatScope = (workflowId: string | undefined, node: INode, mode: string) =>
+	`${workflowId}:${node.id}:${mode}`;
+
+/** The events an output item carries (one, or a batch's under `events` with One Item per Batch). */
+function rawEventsOf(json: IDataObject): IDataObject[] {
+	const events = Array.isArray(json.events) ? (json.events as IDataObject[]) : [json];
+	return events.map((event) => event.raw).filter(isRecord);
 }
 
 const KNOWN_CHOICES = new Set(EVENT_OPTIONS.map((option) => option.value));

@@ -4,9 +4,10 @@ import { parse as parseQueryString } from 'node:querystring';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import { ErrorReporter, WebhookContext } from 'n8n-core';
+import { ErrorReporter, ExecuteContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
+	createRunExecutionData,
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
@@ -146,6 +147,35 @@ export class WebhookHarness {
 		return { status: response.status, text: await response.text() };
 	}
 
+	private restoreStaticData(json: string) {
+		const staticData = this.workflow.staticData;
+		for (const key of Object.keys(staticData)) delete staticData[key];
+		Object.assign(staticData, JSON.parse(json) as IDataObject);
+	}
+
+	/** The first node of the run n8n starts: a webhook node with `execute` runs it on its items (n8n-core's runNode). */
+	private async runTriggerNode(
+		items: INodeExecutionData[],
+		mode: WorkflowExecuteMode,
+		additionalData: IWorkflowExecuteAdditionalData,
+	): Promise<INodeExecutionData[]> {
+		const inputData = { main: [items] };
+		const context = new ExecuteContext(
+			this.workflow,
+			this.node,
+			additionalData,
+			mode,
+			createRunExecutionData(),
+			0,
+			items,
+			inputData,
+			{ node: this.node, data: inputData, source: null },
+			[],
+		);
+		const output = await this.options.nodeType.execute!.call(context);
+		return (output as INodeExecutionData[][])[0];
+	}
+
 	private webhookPath(): string {
 		return String(this.options.nodeType.description.webhooks![0].path);
 	}
@@ -228,6 +258,9 @@ export class WebhookHarness {
 			if (typeof chunk === 'string') captured = chunk;
 			return end(chunk);
 		}) as typeof res.end;
+		// What n8n 2.40 stores of the static data: the webhook call's changes only when it starts no run
+		// (WorkflowRunner.run resets the change flag before the answer); a run stores what its nodes change.
+		const staticBefore = JSON.stringify(this.workflow.staticData);
 		try {
 			const result = await this.options.nodeType.webhook!.call(context);
 			if (result.noWebhookResponse) {
@@ -236,6 +269,11 @@ export class WebhookHarness {
 				return;
 			}
 			hit.items = result.workflowData?.[0];
+			if (result.workflowData) {
+				this.restoreStaticData(staticBefore);
+				if (this.options.nodeType.execute && hit.items)
+					hit.items = await this.runTriggerNode(hit.items, mode, additionalData);
+			}
 			hit.status = 200;
 			hit.answer = result.workflowData
 				? onReceivedAnswer(description.responseData, result.webhookResponse)
