@@ -454,6 +454,41 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 	]);
 	timings['example published and run'] = Date.now() - started;
 
+	// The example imported from its file or pasted in the editor: the editor sends the new workflow to n8n's REST API
+	// (the editor gives the node a random id first; n8n's create gives one to a node without). Two imports, two
+	// secrets; the saved id is the URL served once published.
+	started = Date.now();
+	const { id: _fileId, ...fromFile } = example(EXAMPLE_FILE);
+	const imports = [];
+	for (const copy of [1, 2]) {
+		const created = (await n8n.rest('POST', '/rest/workflows', {
+			...fromFile,
+			name: `${fromFile.name} (import ${copy})`,
+			active: false,
+		})) as {
+			data: { id: string; versionId: string; nodes: Array<{ name: string; webhookId?: string }> };
+		};
+		imports.push(created.data);
+	}
+	const importedIds = imports.map(
+		(workflowData) => workflowData.nodes.find((node) => node.name === 'On Email Event')!.webhookId,
+	);
+	expect(importedIds[0]).toMatch(/^[0-9a-f-]{36}$/);
+	expect(importedIds[1]).toMatch(/^[0-9a-f-]{36}$/);
+	expect(new Set([...importedIds, shownId]).size).toBe(3);
+	await n8n.rest('POST', `/rest/workflows/${imports[0].id}/activate`, {
+		versionId: imports[0].versionId,
+	});
+	const importedUrl = `${n8n.baseUrl}/webhook/${importedIds[0]}/email-events`;
+	await waitFor(
+		'the imported copy to be served at its saved id',
+		async () => ((await postTo(importedUrl, [])).status === 200 ? true : undefined),
+		60_000,
+		500,
+	);
+	expect((await postTo(importedUrl, [click])).text).toBe(summary(1, 1));
+	timings['example imported through the REST API and published'] = Date.now() - started;
+
 	const pid = n8n.pid!;
 	await n8n.stop();
 	expect(() => process.kill(pid, 0)).toThrow();
