@@ -8,6 +8,7 @@
  * (the service re-posts what got no 2xx): neither chain may emit them.
  */
 import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 
 import type { BenchN8n } from '../lib/n8n';
 import { fmt, int, processCpuSeconds, sleep } from '../lib/stats';
@@ -250,6 +251,7 @@ export const webhookEvents: Scenario = {
 		if (!n8n) throw new Error('scenario 10 needs the n8n server');
 		const n = counts(smoke);
 		const base = n8n.instance.baseUrl;
+		const loadBefore = loadavg()[0];
 		const ours = await measure(
 			n8n,
 			OURS,
@@ -259,6 +261,7 @@ export const webhookEvents: Scenario = {
 			log,
 		);
 		const diy = await measure(n8n, DIY, `${base}/webhook/${DIY_PATH}`, 'Remove Duplicates', n, log);
+		const load = Math.max(loadBefore, loadavg()[0]);
 		const batches = Math.ceil(n.events / n.batch);
 		const repeatAnswers = ours.answers.slice(batches);
 		const row = (label: string, figures: ChainFigures) => [
@@ -275,6 +278,7 @@ export const webhookEvents: Scenario = {
 			title: 'Webhook trigger: email events',
 			headlineKey: 'webhook',
 			headline: {
+				loadAverage: Number(load.toFixed(1)),
 				eventsPerSecond: Math.round(ours.eventsPerSecond),
 				cpuUsPerEvent: Math.round(ours.cpuUsPerEvent),
 				diyCpuUsPerEvent: Math.round(diy.cpuUsPerEvent),
@@ -284,6 +288,7 @@ export const webhookEvents: Scenario = {
 			setup: [
 				`${int(n.events)} email events (delivered, opened, clicked, hard bounce, unsubscribed) posted in ${int(batches)} batches of ${int(n.batch)}, one after the other, to one n8n server: first to the Messaging Email Trigger (alone in its workflow; repeat memory in the workflow's static data), then to n8n's Webhook → Split Out → Remove Duplicates (Remove Items Processed in Previous Executions, key = kind|message|recipient|time|link, history 1,000,000). Each chain gets one warm-up batch first, not counted.`,
 				'CPU = user + system time of the n8n server process from the first POST until the last execution finished, per event. Events/s over the same span. Latency = a batch POST until its execution ended (n8n stoppedAt). Then the first two batches are posted again, as the service does after a lost answer.',
+				`The machine's load average (1 min) during the run: ${fmt(load, 1)} on ${cpus().length} cores; events/s and latencies depend on it, CPU per event much less.`,
 			],
 			tables: [
 				{
