@@ -315,7 +315,7 @@ export const webhookEvents: Scenario = {
 					`10. Webhook: ${int(n.events)} events in batches of ${int(n.batch)}, events/s`,
 					int(ours.eventsPerSecond),
 					`${int(diy.eventsPerSecond)} (Webhook → Split Out → Remove Duplicates)`,
-					`${fmt(ours.eventsPerSecond / diy.eventsPerSecond, 1)}×`,
+					`${fmt(diy.eventsPerSecond / ours.eventsPerSecond, 1)}×`,
 				],
 				[
 					'10. … n8n CPU per event',
