@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { N8nInstance, packPackage, ROOT } from './n8n/instance';
+import { withFreshWebhookIds } from './n8n/webhook-ids';
 import { startQueueDemo } from './queue/demo';
 import { startSandbox, type Sandbox } from '../sandbox';
 
@@ -92,7 +93,9 @@ function examples(): object[] {
 	const folder = join(ROOT, 'examples');
 	return readdirSync(folder)
 		.filter((name) => name.endsWith('.json'))
-		.map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as object);
+		.map((name) =>
+			withFreshWebhookIds(JSON.parse(readFileSync(join(folder, name), 'utf8')) as object),
+		);
 }
 
 async function main() {

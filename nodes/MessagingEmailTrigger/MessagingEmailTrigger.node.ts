@@ -2,21 +2,29 @@ import {
 	NodeConnectionTypes,
 	NodeOperationError,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHookFunctions,
+	type INode,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { WEBHOOK_KINDS, isWebhookKind, webhookEventOutput } from '../shared/records/emailEvents';
+import {
+	canonicalWebhookKind,
+	isWebhookKind,
+	webhookEventOutput,
+} from '../shared/records/emailEvents';
 import {
 	chosenEvents,
 	readServiceTimeZone,
 	serviceTimeZoneOption,
 } from '../shared/triggerSettings';
+import { isRecord } from '../shared/objects';
 import { readBatch } from './body';
-import { RepeatFilter, eventKey } from './dedupe';
+import { RepeatMemory, eventKey } from './dedupe';
 import { WEBHOOK_PATH, secretMatches, secretOfRequestPath } from './secret';
 
 /** The Events choices: the settings page's nine, plus kinds this package does not know. */
@@ -32,12 +40,21 @@ const EVENT_OPTIONS = [
 	{
 		name: 'Marked as Spam',
 		value: 'spam_by_user',
-		description: 'The recipient complained; the service also unsubscribes them',
+		description:
+			'The recipient complained; the service also unsubscribes them (event spam_by_user or spam)',
 	},
 	{ name: 'Unsubscribed', value: 'unsubscribed' },
 	{ name: 'Resubscribed', value: 'resubscribed' },
-	{ name: 'Hard Bounce', value: 'hard_bounces' },
-	{ name: 'Soft Bounce', value: 'soft_bounces' },
+	{
+		name: 'Hard Bounce',
+		value: 'hard_bounces',
+		description: 'The service gave up on the address (event hard_bounces or hard_bounced)',
+	},
+	{
+		name: 'Soft Bounce',
+		value: 'soft_bounces',
+		description: 'A temporary failure (event soft_bounces or soft_bounced)',
+	},
 	{
 		name: 'Other Kinds',
 		value: 'other',
@@ -47,11 +64,11 @@ const EVENT_OPTIONS = [
 
 // n8n's notice keeps only <a>, <ul> and <li> (its HTML sanitiser), so the steps are list items.
 const SETUP_STEPS = `Set-up (the service has no API for its webhooks):<ul>${[
-	'1. Copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
+	'1. Save the workflow, then copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
 	'2. In the service: Account Settings → API → create webhook, paste the URL as the handler URL.',
 	'3. Tick the events you want there (Delivered, Not delivered, Opened, Link clicked, Marked as spam, Unsubscribed, Resubscribed, Hard bounce, Soft bounce).',
 	'4. Opens and clicks need the account’s tracking on.',
-	'5. Publish (activate) this workflow. Requests without the right URL get 404 and start nothing.',
+	'5. Publish (activate) this workflow. Requests without the right URL get 404 and start nothing; each batch is answered with what became of its entries (emitted, kind not chosen, repeats, not events).',
 	'To change the secret: add a new Messaging Email Trigger (n8n gives every new node a new random ID), put its URL in the service, delete the old handler and node.',
 ]
 	.map((step) => `<li>${step}</li>`)
@@ -96,8 +113,9 @@ export class MessagingEmailTrigger implements INodeType {
 				httpMethod: 'POST',
 				// The service posts a batch every 30 s; it gets its 200 before the workflow runs.
 				responseMode: 'onReceived',
-				// Without it n8n 2.40 answers a started run with the text "firstEntryJson"; the service needs only a 2xx.
-				responseData: 'noData',
+				// Empty: n8n 2.40 answers a started run with the node's `webhookResponse` (the batch's summary), once
+				// the run is started (undefined would answer the text "firstEntryJson").
+				responseData: '',
 				path: WEBHOOK_PATH,
 			},
 		],
@@ -137,7 +155,7 @@ export class MessagingEmailTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether an event that arrives again within 24 hours (the service re-posts a batch it got no 2xx for) is dropped',
+							"Whether an event that arrives again within 24 hours (the service re-posts a batch it got no 2xx for) is dropped. Remembered in the workflow's static data: across restarts and every n8n process.",
 					},
 					{
 						displayName: 'One Item per Batch',
@@ -167,9 +185,10 @@ export class MessagingEmailTrigger implements INodeType {
 						'This node has no random webhook ID, so its URL would be guessable',
 						{
 							description:
-								'Open the workflow in the n8n editor and save it (n8n then gives the node its ID), or add the node anew.',
+								"n8n's CLI import (n8n import:workflow) gives none. In the editor, delete this trigger and add a new Messaging Email Trigger (or paste the workflow's JSON), save, then publish and copy the Production URL.",
 						},
 					);
+				chosenKinds(this.getNode(), this.getNodeParameter('events', []));
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -197,33 +216,99 @@ export class MessagingEmailTrigger implements INodeType {
 			request.rawBody,
 			request.contentType ?? request.headers?.['content-type'],
 		);
-		if (!batch.ok) return answer(this, batch.status, { message: batch.message });
+		if (!batch.ok)
+			return answer(this, batch.status, {
+				message: batch.message,
+				...(batch.notEvents === undefined ? {} : { notEvents: batch.notEvents }),
+			});
 
-		const chosen = new Set(chosenEvents(this.getNodeParameter('events', [])).map(String));
+		const chosen = chosenKinds(node, this.getNodeParameter('events', []));
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Thrown before any key is remembered: n8n answers 500, so the service posts the batch again later.
 		const timeZone = readServiceTimeZone(node, options);
 
 		const wanted = batch.events.filter((raw) => {
-			const kind = String(raw.event ?? '');
-			return chosen.has(isWebhookKind(kind) ? canonicalKind(kind) : 'other');
+			const kind = canonicalWebhookKind(String(raw.event));
+			return chosen.has(isWebhookKind(kind) ? kind : 'other');
 		});
-		const repeats =
-			options.dropRepeats === false
-				? undefined
-				: new RepeatFilter(`${this.getWorkflow().id}:${node.id}:${this.getMode()}`, Date.now());
-		const fresh = repeats ? wanted.filter((raw) => repeats.isNew(eventKey(raw))) : wanted;
-		const summary = { received: batch.events.length, emitted: fresh.length };
+		let fresh = wanted;
+		if (options.dropRepeats !== false) {
+			const mode = this.getMode();
+			const memory = new RepeatMemory(
+				repeatScope(this.getWorkflow().id, node, mode),
+				Date.now(),
+				mode === 'manual' ? undefined : this.getWorkflowStaticData('node'),
+			);
+			fresh = wanted.filter((raw) => memory.isNew(eventKey(raw)));
+			// Saved only when no run starts: n8n's WorkflowRunner.run resets the static data's change flag before it
+			// answers (docs/webhook-trigger.md); the run saves the keys instead (execute below).
+			memory.save();
+		}
+		const summary = {
+			received: batch.events.length + batch.notEvents,
+			emitted: fresh.length,
+			kindNotChosen: batch.events.length - wanted.length,
+			repeats: wanted.length - fresh.length,
+			notEvents: batch.notEvents,
+		};
 		if (fresh.length === 0) return { webhookResponse: summary };
 
 		const outputs = fresh.map((raw) => webhookEventOutput(raw, timeZone));
 		const items = options.oneItemPerBatch
 			? [{ json: { count: outputs.length, events: outputs } }]
 			: outputs.map((json) => ({ json }));
-		return { workflowData: [items] };
+		return { workflowData: [items], webhookResponse: summary };
+	}
+
+	/**
+	 * The run n8n starts with the emitted items runs this first: it stores the keys of those events in the workflow's
+	 * static data, which n8n saves when the run ends (and, in queue mode, on the worker). Items pass unchanged.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		const mode = this.getMode();
+		if (options.dropRepeats !== false && mode !== 'manual') {
+			const memory = new RepeatMemory(
+				repeatScope(this.getWorkflow().id, this.getNode(), mode),
+				Date.now(),
+				this.getWorkflowStaticData('node'),
+			);
+			for (const item of items)
+				for (const raw of rawEventsOf(item.json)) memory.isNew(eventKey(raw));
+			memory.save();
+		}
+		return [items];
 	}
 }
 
-/** `redirected` (a click, in some clients) counts as Link Clicked. */
-const canonicalKind = (kind: keyof typeof WEBHOOK_KINDS): string =>
-	kind === 'redirected' ? 'clicked' : kind;
+/** What one process remembers together: a workflow's trigger node, production apart from test runs. */
+const repeatScope = (workflowId: string | undefined, node: INode, mode: string) =>
+	`${workflowId}:${node.id}:${mode}`;
+
+/** The events an output item carries (one, or a batch's under `events` with One Item per Batch). */
+function rawEventsOf(json: IDataObject): IDataObject[] {
+	const events = Array.isArray(json.events) ? (json.events as IDataObject[]) : [json];
+	return events.map((event) => event.raw).filter(isRecord);
+}
+
+const KNOWN_CHOICES = new Set(EVENT_OPTIONS.map((option) => option.value));
+
+/**
+ * The Events setting as the filter's names (either spelling of a kind is accepted). An unknown value (an
+ * expression, imported JSON) is refused naming the setting: at activation, and for every batch.
+ */
+function chosenKinds(node: INode, raw: unknown): Set<string> {
+	const chosen = new Set<string>();
+	for (const value of chosenEvents(raw)) {
+		const kind = canonicalWebhookKind(String(value));
+		if (typeof value !== 'string' || !KNOWN_CHOICES.has(kind))
+			throw new NodeOperationError(
+				node,
+				`Events: ${JSON.stringify(value)} is not an email event kind this trigger offers`,
+				{ description: `Choose among: ${[...KNOWN_CHOICES].join(', ')}.` },
+			);
+		chosen.add(kind);
+	}
+	return chosen;
+}

@@ -44,10 +44,13 @@ export function serviceTimeToDate(value: unknown, timeZone: string): Date | unde
 	return new Date(instant);
 }
 
-/** The service's wall-clock string `YYYY-MM-DD HH:MM:SS` for an instant, in `timeZone`. */
-export function dateToServiceTime(date: Date | number, timeZone: string): string {
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-CA', {
+/** One formatter per zone: building one costs ~100 µs, a webhook batch formats 500 times. */
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+	let format = wallClockFormats.get(timeZone);
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-CA', {
 			timeZone,
 			year: 'numeric',
 			month: '2-digit',
@@ -56,7 +59,16 @@ export function dateToServiceTime(date: Date | number, timeZone: string): string
 			minute: '2-digit',
 			second: '2-digit',
 			hourCycle: 'h23',
-		})
+		});
+		wallClockFormats.set(timeZone, format);
+	}
+	return format;
+}
+
+/** The service's wall-clock string `YYYY-MM-DD HH:MM:SS` for an instant, in `timeZone`. */
+export function dateToServiceTime(date: Date | number, timeZone: string): string {
+	const parts = Object.fromEntries(
+		wallClockFormat(timeZone)
 			.formatToParts(typeof date === 'number' ? new Date(date) : date)
 			.map((part) => [part.type, part.value]),
 	);

@@ -5,9 +5,11 @@ import { parse as parseQueryString } from 'node:querystring';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import { ErrorReporter, WebhookContext } from 'n8n-core';
+import { ErrorReporter, ExecuteContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
+	createRunExecutionData,
+	type IDataObject,
 	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
@@ -54,6 +56,8 @@ export interface WebhookHarnessOptions {
 	/** n8n's random id of the node (undefined: a node imported without one). */
 	webhookId?: string;
 	workflowId?: string;
+	/** The workflow's static data as n8n stored it (JSON), e.g. from another harness: a restart, another process. */
+	staticData?: IDataObject;
 }
 
 /**
@@ -91,7 +95,7 @@ export class WebhookHarness {
 			connections: {},
 			active: true,
 			nodeTypes: new NodeTypes({ [options.nodeTypeName]: options.nodeType }),
-			staticData: {},
+			staticData: options.staticData ?? {},
 			settings: { timezone: 'UTC' },
 		});
 	}
@@ -103,6 +107,11 @@ export class WebhookHarness {
 
 	testUrl(): string {
 		return `${this.url}/webhook-test/${this.options.webhookId}/${this.webhookPath()}`;
+	}
+
+	/** The workflow's static data as n8n would save it to its database (JSON, without n8n's change flag). */
+	storedStaticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
 	}
 
 	/** Items of every run the node started, in order. */
@@ -137,6 +146,35 @@ export class WebhookHarness {
 			body: contentType ? body : Buffer.from(body),
 		});
 		return { status: response.status, text: await response.text() };
+	}
+
+	private restoreStaticData(json: string) {
+		const staticData = this.workflow.staticData;
+		for (const key of Object.keys(staticData)) delete staticData[key];
+		Object.assign(staticData, JSON.parse(json) as IDataObject);
+	}
+
+	/** The first node of the run n8n starts: a webhook node with `execute` runs it on its items (n8n-core's runNode). */
+	private async runTriggerNode(
+		items: INodeExecutionData[],
+		mode: WorkflowExecuteMode,
+		additionalData: IWorkflowExecuteAdditionalData,
+	): Promise<INodeExecutionData[]> {
+		const inputData = { main: [items] };
+		const context = new ExecuteContext(
+			this.workflow,
+			this.node,
+			additionalData,
+			mode,
+			createRunExecutionData(),
+			0,
+			items,
+			inputData,
+			{ node: this.node, data: inputData, source: null },
+			[],
+		);
+		const output = await this.options.nodeType.execute!.call(context);
+		return (output as INodeExecutionData[][])[0];
 	}
 
 	private webhookPath(): string {
@@ -211,6 +249,9 @@ export class WebhookHarness {
 			if (typeof chunk === 'string') captured = chunk;
 			return end(chunk);
 		}) as typeof res.end;
+		// What n8n 2.40 stores of the static data: the webhook call's changes only when it starts no run
+		// (WorkflowRunner.run resets the change flag before the answer); a run stores what its nodes change.
+		const staticBefore = JSON.stringify(this.workflow.staticData);
 		try {
 			const result = await this.options.nodeType.webhook!.call(context);
 			// n8n runs the items even when the node answered the request itself (send-and-wait pages do).
@@ -221,6 +262,11 @@ export class WebhookHarness {
 				return;
 			}
 			hit.items = result.workflowData?.[0];
+			if (result.workflowData) {
+				this.restoreStaticData(staticBefore);
+				if (this.options.nodeType.execute && hit.items)
+					hit.items = await this.runTriggerNode(hit.items, mode, additionalData);
+			}
 			hit.status = 200;
 			hit.answer = result.workflowData
 				? onReceivedAnswer(description.responseData, result.webhookResponse)

@@ -709,6 +709,26 @@ describe('5. the webhook trigger through the webhook processor', () => {
 		// Run by the workers.
 		for (const execution of executions)
 			expect([1, 2]).toContain(world.stack.workerOf(execution.id));
+		// The same events posted to the main, which never saw them: the repeat keys the workers' runs stored in the
+		// workflow's static data (the database) make every one a repeat; nothing runs.
+		const again = await fetch(`${world.stack.main.baseUrl}/webhook/${WEBHOOK_ID}/email-events`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(webhooks.emitted.map((queued) => queued.event)),
+		});
+		const answer = { status: again.status, body: (await again.json()) as unknown };
+		(figures['5. webhook trigger'] as Record<string, unknown>)['repeats posted to the main'] =
+			answer;
+		expect(answer).toEqual({
+			status: 200,
+			body: {
+				received: sent.length,
+				emitted: 0,
+				kindNotChosen: 0,
+				repeats: sent.length,
+				notEvents: 0,
+			},
+		});
 		await world.stack.main.api('POST', `/workflows/${WEBHOOK_WORKFLOW}/deactivate`);
 	});
 });

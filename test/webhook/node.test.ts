@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_BODY_BYTES } from '../../nodes/MessagingEmailTrigger/body';
-import { REPEAT_MAX_KEYS } from '../../nodes/MessagingEmailTrigger/dedupe';
+import {
+	REPEAT_WINDOW_MS,
+	RepeatMemory,
+	eventKey,
+	forgetAllRepeats,
+} from '../../nodes/MessagingEmailTrigger/dedupe';
 import { WebhookHarness } from '../harness/webhook-harness';
 import { NODE_TYPE, jsonItems, productionPath, startTrigger, trigger } from './setup';
 
@@ -205,6 +210,13 @@ const EXPECTED: Record<string, IDataObject> = {
 let harness: WebhookHarness;
 afterEach(async () => await harness?.close());
 
+/** The node's answer to a batch: how many entries came, started the workflow, and why the others did not. */
+const summary = (
+	received: number,
+	emitted: number,
+	{ kindNotChosen = 0, repeats = 0, notEvents = 0 } = {},
+) => JSON.stringify({ received, emitted, kindNotChosen, repeats, notEvents });
+
 const postJson = async (body: unknown, path = productionPath(harness)) =>
 	await harness.post(path, JSON.stringify(body));
 
@@ -212,8 +224,73 @@ describe('output of each event kind', () => {
 	it.each(Object.keys(EVENTS))('%s', async (kind) => {
 		harness = await startTrigger();
 		const answer = await postJson([EVENTS[kind]]);
-		expect(answer).toEqual({ status: 200, text: '' });
+		expect(answer).toEqual({ status: 200, text: summary(1, 1) });
 		expect(jsonItems(harness)).toEqual([{ ...EXPECTED[kind], raw: EVENTS[kind] }]);
+	});
+
+	it.each([
+		['soft_bounces', 552, '5.2.2', 'Mailbox full', 'soft'],
+		['soft_bounced', 550, '5.1.1', 'User unknown', 'soft'],
+		['hard_bounces', 421, '4.4.2', 'Try later', 'hard'],
+		['hard_bounced', 452, '4.2.2', 'Over quota', 'hard'],
+	])(
+		'%s with SMTP %i: the service’s verdict decides bounceType, the code is reported beside it',
+		async (kind, code, subcode, text, verdict) => {
+			harness = await startTrigger();
+			const event = {
+				event: kind,
+				timestamp: T,
+				message_id: `b-${kind}`,
+				email: 'x@example.com',
+				smtp_server_response_code: code,
+				smtp_server_response_subcode: subcode,
+				smtp_server_response: text,
+			};
+			await postJson([event]);
+			expect(jsonItems(harness)).toEqual([
+				{
+					...NULLS,
+					event: 'bounce',
+					email: 'x@example.com',
+					...TIMES,
+					messageId: `b-${kind}`,
+					smtpCode: code,
+					smtpSubcode: subcode,
+					smtpMessage: text,
+					bounceType: verdict,
+					raw: event,
+				},
+			]);
+		},
+	);
+
+	it.each([
+		['spam', 'spam_by_user'],
+		['hard_bounced', 'hard_bounces'],
+		['soft_bounced', 'soft_bounces'],
+	])(
+		'the 2026 spelling %s is the same event as %s: same output, same filter choice, same repeat key',
+		async (spelling, kind) => {
+			harness = await startTrigger({ events: [kind] });
+			const event = { ...EVENTS[kind], event: spelling };
+			const answer = await postJson([event]);
+			expect(answer).toEqual({ status: 200, text: summary(1, 1) });
+			expect(jsonItems(harness)).toEqual([{ ...EXPECTED[kind], raw: event }]);
+			// The older spelling of the same event, posted again: a repeat.
+			expect(await postJson([EVENTS[kind]])).toEqual({
+				status: 200,
+				text: summary(1, 0, { repeats: 1 }),
+			});
+		},
+	);
+
+	it('Events given the 2026 spellings (an expression, imported JSON) choose the same kinds', async () => {
+		harness = await startTrigger({ events: ['spam', 'hard_bounced'] });
+		await postJson([EVENTS.spam_by_user, EVENTS.hard_bounces, EVENTS.soft_bounces]);
+		expect(jsonItems(harness).map((item) => [item.event, item.spamComplaint])).toEqual([
+			['spamComplaint', true],
+			['bounce', false],
+		]);
 	});
 
 	it('reads `url` for a click link too, `redirected` as a click, and the account zone for Event Time', async () => {
@@ -301,14 +378,14 @@ describe('batches', () => {
 		expect(answer.status).toBe(200);
 		expect(jsonItems(harness).map((item) => item.event)).toEqual(['opened', 'clicked']);
 		const none = await postJson([EVENTS.delivered, { event: 'new', message_id: 'z' }]);
-		expect(none).toEqual({ status: 200, text: '{"received":2,"emitted":0}' });
+		expect(none).toEqual({ status: 200, text: summary(2, 0, { kindNotChosen: 2 }) });
 		expect(harness.hits[1].items).toBeUndefined();
 	});
 
 	it('Events from an expression giving one kind as text: that kind starts the workflow', async () => {
 		harness = await startTrigger({ events: '={{ "clicked" }}' });
 		const answer = await postJson([EVENTS.delivered, EVENTS.clicked, EVENTS.opened]);
-		expect(answer).toEqual({ status: 200, text: '' });
+		expect(answer).toEqual({ status: 200, text: summary(3, 1, { kindNotChosen: 2 }) });
 		expect(jsonItems(harness)).toEqual([{ ...EXPECTED.clicked, raw: EVENTS.clicked }]);
 	});
 });
@@ -348,6 +425,17 @@ describe('the secret (n8n’s random id of the node in the URL)', () => {
 		);
 	});
 
+	it('Events holding a value that is no event kind (an expression, imported JSON): activation refused naming the setting', async () => {
+		const node = { name: 'Email Events', webhookId: randomUUID() };
+		const context = (events: unknown) =>
+			({ getNode: () => node, getNodeParameter: () => events }) as never;
+		const checkExists = trigger.webhookMethods.default.checkExists;
+		await expect(checkExists.call(context('bounce'))).rejects.toThrow(
+			'Events: "bounce" is not an email event kind this trigger offers',
+		);
+		await expect(checkExists.call(context(['opened', 'spam']))).resolves.toBe(true);
+	});
+
 	it('the id is what n8n generates: a random UUID v4 under /webhook/<id>/email-events', async () => {
 		harness = await startTrigger();
 		expect(productionPath(harness)).toMatch(
@@ -362,7 +450,7 @@ describe('bodies', () => {
 	});
 
 	it('an empty array: 200, nothing emitted', async () => {
-		expect(await postJson([])).toEqual({ status: 200, text: '{"received":0,"emitted":0}' });
+		expect(await postJson([])).toEqual({ status: 200, text: summary(0, 0) });
 		expect(harness.emitted()).toEqual([]);
 	});
 
@@ -413,6 +501,52 @@ describe('bodies', () => {
 		expect(harness.emitted()).toEqual([]);
 	});
 
+	const noEventMessage =
+		'No entry is an email event: each needs its kind as text under \\"event\\" and at most 32 levels of nesting';
+
+	it.each([
+		['an object without `event`', { test: true }],
+		['a list of objects without `event`', [{ foo: 1 }, { bar: 2 }]],
+		['an empty or non-text `event`', [{ event: '' }, { event: 7, message_id: 'x' }]],
+	])('%s: 400, nothing emitted', async (_label, body) => {
+		const count = Array.isArray(body) ? body.length : 1;
+		expect(await postJson(body)).toEqual({
+			status: 400,
+			text: `{"message":"${noEventMessage}","notEvents":${count}}`,
+		});
+		expect(harness.emitted()).toEqual([]);
+	});
+
+	it('a mixed batch: its events are emitted (200), the other entries counted as notEvents', async () => {
+		const answer = await postJson([{ foo: 1 }, EVENTS.opened, { event: null }]);
+		expect(answer).toEqual({ status: 200, text: summary(3, 1, { notEvents: 2 }) });
+		expect(jsonItems(harness).map((item) => item.messageId)).toEqual(['m-3']);
+	});
+
+	it('an event nested 5,000 levels deep is not an event: 400 alone, counted in a mixed batch; no 500', async () => {
+		// Written as text: JSON.stringify itself overflows the stack on it.
+		const deep = `${'{"inner":'.repeat(5000)}{"end":true}${'}'.repeat(5000)}`;
+		const nested = `{"event":"opened","recipient":"deep@example.com","extra":${deep}}`;
+		const post = async (body: string) => await harness.post(productionPath(harness), body);
+		expect(await post(`[${nested}]`)).toEqual({
+			status: 400,
+			text: `{"message":"${noEventMessage}","notEvents":1}`,
+		});
+		expect(await post(`[${nested},${JSON.stringify(EVENTS.clicked)}]`)).toEqual({
+			status: 200,
+			text: summary(2, 1, { notEvents: 1 }),
+		});
+		expect(jsonItems(harness).map((item) => item.event)).toEqual(['clicked']);
+	});
+
+	it('an event without message id or time is keyed on its whole content, without recursion', async () => {
+		const loose = { event: 'opened', recipient: 'a@b.c', extra: { list: [1, { b: 2, a: 1 }] } };
+		const reordered = { extra: { list: [1, { a: 1, b: 2 }] }, recipient: 'a@b.c', event: 'opened' };
+		expect((await postJson([loose])).text).toBe(summary(1, 1));
+		expect((await postJson([reordered])).text).toBe(summary(1, 0, { repeats: 1 }));
+		expect((await postJson([{ ...loose, extra: { list: [2] } }])).text).toBe(summary(1, 1));
+	});
+
 	it('JSON that does not parse: n8n itself answers 422 before the node runs', async () => {
 		const answer = await harness.post(productionPath(harness), '[{"event":', 'application/json');
 		expect(answer.status).toBe(422);
@@ -438,23 +572,18 @@ describe('unknown kinds', () => {
 
 	it('pass through as themselves with the raw event when Other Kinds is chosen (the default)', async () => {
 		harness = await startTrigger();
-		await postJson([unknown, { mystery: true }]);
+		await postJson([unknown]);
 		expect(jsonItems(harness)).toEqual([
 			{ ...NULLS, event: 'new', email: 'h@x.y', ...TIMES, messageId: 'n-1', raw: unknown },
-			{
-				...NULLS,
-				event: '',
-				email: '',
-				eventTime: null,
-				eventTimeIso: null,
-				raw: { mystery: true },
-			},
 		]);
 	});
 
 	it('are dropped (and acknowledged) when Other Kinds is not chosen', async () => {
 		harness = await startTrigger({ events: ['delivered'] });
-		expect(await postJson([unknown])).toEqual({ status: 200, text: '{"received":1,"emitted":0}' });
+		expect(await postJson([unknown])).toEqual({
+			status: 200,
+			text: summary(1, 0, { kindNotChosen: 1 }),
+		});
 		expect(harness.emitted()).toEqual([]);
 	});
 });
@@ -466,7 +595,7 @@ describe('repeats', () => {
 		await postJson([EVENTS.opened, EVENTS.clicked, EVENTS.clicked]);
 		expect(await postJson([EVENTS.delivered])).toEqual({
 			status: 200,
-			text: '{"received":1,"emitted":0}',
+			text: summary(1, 0, { repeats: 1 }),
 		});
 		expect(jsonItems(harness).map((item) => item.event)).toEqual([
 			'delivered',
@@ -499,16 +628,136 @@ describe('repeats', () => {
 		]);
 	});
 
-	it(`the window is bounded: after ${REPEAT_MAX_KEYS} newer events the oldest key is forgotten`, async () => {
+	it('the same event with its timestamp once a number and once text is one event', async () => {
 		harness = await startTrigger();
-		const event = (n: number) => ({ ...EVENTS.delivered, message_id: `k-${n}` });
-		const all = Array.from({ length: REPEAT_MAX_KEYS + 1 }, (_, n) => event(n));
-		for (let start = 0; start < all.length; start += 5000) {
-			expect((await postJson(all.slice(start, start + 5000))).status).toBe(200);
+		await postJson([EVENTS.opened]);
+		const asText = { ...EVENTS.opened, timestamp: String(T) };
+		expect(await postJson([asText])).toEqual({
+			status: 200,
+			text: summary(1, 0, { repeats: 1 }),
+		});
+		expect(harness.emitted()).toHaveLength(1);
+	});
+
+	it('the answer tells events of a kind not chosen from repeats', async () => {
+		harness = await startTrigger({ events: ['opened', 'clicked'] });
+		await postJson([EVENTS.opened]);
+		const answer = await postJson([EVENTS.opened, EVENTS.delivered, EVENTS.clicked]);
+		expect(answer).toEqual({
+			status: 200,
+			text: summary(3, 1, { kindNotChosen: 1, repeats: 1 }),
+		});
+	});
+
+	it('repeats after a restart are dropped: the memory is in the static data n8n stores', async () => {
+		harness = await startTrigger();
+		const batch = Array.from({ length: 100 }, (_, n) => ({
+			...EVENTS.opened,
+			message_id: `r-${n}`,
+		}));
+		expect(await postJson(batch)).toEqual({ status: 200, text: summary(100, 100) });
+		const stored = harness.storedStaticData();
+		const webhookId = new URL(harness.productionUrl()).pathname.split('/')[2];
+		await harness.close();
+		// n8n restarts: nothing in memory, the workflow (with its static data) loaded from the database.
+		forgetAllRepeats();
+		harness = await new WebhookHarness({
+			nodeType: trigger,
+			nodeTypeName: NODE_TYPE,
+			parameters: { events: ['opened'] },
+			webhookId,
+			staticData: stored,
+		}).listen();
+		const again = await postJson([...batch, { ...EVENTS.opened, message_id: 'r-new' }]);
+		expect(again).toEqual({ status: 200, text: summary(101, 1, { repeats: 100 }) });
+		expect(jsonItems(harness).map((item) => item.messageId)).toEqual(['r-new']);
+	});
+
+	it('an event is remembered for 24 hours of arrival, then forgotten with its hour (bounded by time)', async () => {
+		const start = Date.UTC(2026, 10, 23, 10, 30);
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(start);
+		try {
+			harness = await startTrigger();
+			await postJson([EVENTS.opened]);
+			clock.mockReturnValue(start + REPEAT_WINDOW_MS);
+			expect((await postJson([EVENTS.opened])).text).toBe(summary(1, 0, { repeats: 1 }));
+			const hours = (harness.storedStaticData()['node:Email Events'] as IDataObject)
+				.repeats as IDataObject;
+			expect(Object.keys(hours.hours as IDataObject)).toEqual([
+				String(Math.floor(start / 3_600_000)),
+			]);
+			clock.mockReturnValue(start + REPEAT_WINDOW_MS + 3_600_000);
+			expect((await postJson([EVENTS.opened])).text).toBe(summary(1, 1));
+			const after = (harness.storedStaticData()['node:Email Events'] as IDataObject)
+				.repeats as IDataObject;
+			expect(Object.keys(after.hours as IDataObject)).toEqual([
+				String(Math.floor((start + REPEAT_WINDOW_MS + 3_600_000) / 3_600_000)),
+			]);
+		} finally {
+			clock.mockRestore();
 		}
-		expect(harness.emitted()).toHaveLength(REPEAT_MAX_KEYS + 1);
-		await postJson([event(0), event(REPEAT_MAX_KEYS)]);
-		expect(harness.hits.at(-1)!.items?.map((item) => item.json.messageId)).toEqual(['k-0']);
+	});
+
+	it('10,000 events of one day take 12 characters each in the static data', async () => {
+		harness = await startTrigger();
+		const all = Array.from({ length: 10_000 }, (_, n) => ({
+			...EVENTS.delivered,
+			message_id: `k-${n}`,
+		}));
+		for (let start = 0; start < all.length; start += 5000)
+			expect((await postJson(all.slice(start, start + 5000))).status).toBe(200);
+		const stored = JSON.stringify(harness.storedStaticData());
+		expect(stored.length).toBeGreaterThan(120_000);
+		expect(stored.length).toBeLessThan(120_200);
+	});
+});
+
+describe('repeat memory shared by n8n processes', () => {
+	const key = (n: number) => eventKey({ ...EVENTS.opened, message_id: `p-${n}` });
+	const now = Date.UTC(2026, 10, 23, 10, 0);
+	/** The workflow's static data in n8n's database: every request loads a copy and writes its copy back. */
+	let database: IDataObject = {};
+	const load = () => JSON.parse(JSON.stringify(database)) as IDataObject;
+	const answerBatch = (process: string, loaded: IDataObject, keys: number[]) => {
+		const memory = new RepeatMemory(`workflow:node:${process}`, now, loaded);
+		const fresh = keys.filter((n) => memory.isNew(key(n)));
+		memory.save();
+		return { fresh, write: () => (database = loaded) };
+	};
+	beforeEach(() => {
+		forgetAllRepeats();
+		database = {};
+	});
+
+	it('two processes answering at once: the next write of either holds the keys of both', () => {
+		const loadedByA = load();
+		const loadedByB = load();
+		answerBatch('A', loadedByA, [1]).write();
+		// B loaded before A wrote: its write lacks key 1.
+		answerBatch('B', loadedByB, [2]).write();
+		expect(answerBatch('restarted', load(), [1]).fresh).toEqual([1]);
+		// A answers its next batch: it writes what it knows (1) with what B stored (2) and its new key (3).
+		answerBatch('A', load(), [3]).write();
+		expect(answerBatch('C', load(), [1, 2, 3, 4]).fresh).toEqual([4]);
+	});
+
+	it('two requests of one process answering at once: the later write keeps the earlier one’s keys', () => {
+		const first = load();
+		const second = load();
+		answerBatch('A', first, [1]).write();
+		answerBatch('A', second, [2]).write();
+		forgetAllRepeats();
+		expect(answerBatch('restarted', load(), [1, 2, 3]).fresh).toEqual([3]);
+	});
+
+	it('a batch of repeats only writes nothing (n8n saves static data only when it changed)', () => {
+		answerBatch('A', load(), [1]).write();
+		const loaded = load();
+		const memory = new RepeatMemory('workflow:node:A', now, loaded);
+		expect(memory.isNew(key(1))).toBe(false);
+		const before = JSON.stringify(loaded);
+		memory.save();
+		expect(JSON.stringify(loaded)).toBe(before);
 	});
 });
 
@@ -538,7 +787,7 @@ describe('settings', () => {
 			parameters: { events: ['opened'], options: { serviceTimeZone: 'UTC' } },
 			webhookId: new URL(harness.productionUrl()).pathname.split('/')[2],
 		}).listen();
-		expect((await postJson([EVENTS.opened])).text).toBe('');
+		expect((await postJson([EVENTS.opened])).text).toBe(summary(1, 1));
 		expect(harness.emitted()).toHaveLength(1);
 	});
 });

@@ -203,8 +203,8 @@ describe('posting again', () => {
 		await flush();
 		await flush();
 		expect(harness.hits.map((hit) => [hit.status, hit.answer])).toEqual([
-			[200, ''],
-			[200, '{"received":2,"emitted":0}'],
+			[200, '{"received":2,"emitted":2,"kindNotChosen":0,"repeats":0,"notEvents":0}'],
+			[200, '{"received":2,"emitted":0,"kindNotChosen":0,"repeats":2,"notEvents":0}'],
 		]);
 		const deliveries = webhooksOf(t.sandbox).deliveries;
 		expect(deliveries.map((d) => [d.batch, d.attempt, d.status, d.delivered])).toEqual([

@@ -88,7 +88,9 @@ export function bounceList(body: unknown): { records: IDataObject[]; total?: num
 /**
  * The service's webhook kinds (raw `event` values, wire notes) and what each is called in the output. Bounces get
  * `event: 'bounce'` as in Bounce → Get Many and the polling trigger, with `bounceType` telling hard from soft;
- * unsubscribes get `event: 'unsubscribe'` as in the polling trigger.
+ * unsubscribes get `event: 'unsubscribe'` as in the polling trigger. The service's own developer docs (2026) spell
+ * three kinds differently from its clients (`hard_bounced`, `soft_bounced`, `spam`): both spellings are the same
+ * event, everywhere (Events filter, output, repeat keys).
  */
 export const WEBHOOK_KINDS = {
 	delivered: 'delivered',
@@ -97,16 +99,37 @@ export const WEBHOOK_KINDS = {
 	clicked: 'clicked',
 	redirected: 'clicked',
 	spam_by_user: 'spamComplaint',
+	spam: 'spamComplaint',
 	unsubscribed: 'unsubscribe',
 	resubscribed: 'resubscribe',
 	hard_bounces: 'bounce',
+	hard_bounced: 'bounce',
 	soft_bounces: 'bounce',
+	soft_bounced: 'bounce',
 } as const satisfies Record<string, string>;
 
 export type WebhookKind = keyof typeof WEBHOOK_KINDS;
 
 export const isWebhookKind = (kind: string): kind is WebhookKind =>
 	Object.prototype.hasOwnProperty.call(WEBHOOK_KINDS, kind);
+
+/** Other spellings of one kind → the spelling the Events filter uses. */
+const KIND_ALIASES: Partial<Record<WebhookKind, WebhookKind>> = {
+	redirected: 'clicked',
+	spam: 'spam_by_user',
+	hard_bounced: 'hard_bounces',
+	soft_bounced: 'soft_bounces',
+};
+
+/** The Events filter's name of a kind (`hard_bounced` → `hard_bounces`); unknown kinds stay as they are. */
+export const canonicalWebhookKind = (kind: string): string =>
+	isWebhookKind(kind) ? (KIND_ALIASES[kind] ?? kind) : kind;
+
+/** The service's verdict decides hard or soft (users unsubscribe on "hard"); the SMTP code is reported beside it. */
+const BOUNCE_TYPE_OF_KIND: Partial<Record<string, 'hard' | 'soft'>> = {
+	hard_bounces: 'hard',
+	soft_bounces: 'soft',
+};
 
 const firstPresent = (record: IDataObject, ...keys: string[]): unknown => {
 	for (const key of keys) if (record[key] !== undefined && record[key] !== null) return record[key];
@@ -138,17 +161,19 @@ function webhookTime(
  * One event of the service's webhook POST, in the shape every email event of this package has. Field names vary
  * between kinds (`recipient` vs `email`, `link_url` vs `url`): both are read. Kinds this package does not know
  * keep their own name in `event`. Every field is present (null when the event lacks it), the event under `raw`.
+ * A bounce's `bounceType` is the service's verdict (its event kind); a Not Delivered event, which has no verdict
+ * of its own, gets it from the SMTP code.
  */
 export function webhookEventOutput(record: IDataObject, timeZone: string): IDataObject {
-	const kind = String(record.event ?? '');
+	const kind = canonicalWebhookKind(String(record.event ?? ''));
 	const event = isWebhookKind(kind) ? WEBHOOK_KINDS[kind] : kind;
 	const code = firstPresent(record, 'smtp_server_response_code', 'smtp_answer_code');
 	const subcode = firstPresent(record, 'smtp_server_response_subcode', 'smtp_answer_subcode');
 	const message = firstPresent(record, 'smtp_server_response', 'smtp_answer_data');
 	const smtp = smtpAnswer(code, subcode, message);
-	if (event === 'bounce' && smtp.bounceType === 'unknown')
-		smtp.bounceType = kind === 'soft_bounces' ? 'soft' : 'hard';
-	if (event !== 'bounce' && event !== 'notDelivered') smtp.bounceType = null;
+	const verdict = BOUNCE_TYPE_OF_KIND[kind];
+	if (verdict) smtp.bounceType = verdict;
+	else if (event !== 'notDelivered') smtp.bounceType = null;
 	return {
 		event,
 		email: String(firstPresent(record, 'recipient', 'email', 'email_to') ?? ''),
