@@ -463,7 +463,7 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 	// (the editor gives the node a random id first; n8n's create gives one to a node without). Two imports, two
 	// secrets; the saved id is the URL served once published.
 	started = Date.now();
-	const { id: _fileId, ...fromFile } = example(EXAMPLE_FILE);
+	const fromFile = omit(example(EXAMPLE_FILE), 'id');
 	const imports = [];
 	for (const copy of [1, 2]) {
 		const created = (await n8n.rest('POST', '/rest/workflows', {

@@ -15,6 +15,7 @@ import {
 	type INodeParameters,
 	type INodeType,
 	type IWebhookData,
+	type IWorkflowExecuteAdditionalData,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
@@ -261,11 +262,10 @@ export class WebhookHarness {
 				hit.answer = captured;
 				return;
 			}
-			hit.items = result.workflowData?.[0];
 			if (result.workflowData) {
 				this.restoreStaticData(staticBefore);
 				if (this.options.nodeType.execute && hit.items)
-					hit.items = await this.runTriggerNode(hit.items, mode, additionalData);
+					hit.items = await this.runTriggerNode(hit.items, mode, requestData);
 			}
 			hit.status = 200;
 			hit.answer = result.workflowData
