@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from './items';
-import { quoteValue } from './parameters';
+import { quoteValue } from './objects';
 import { dateToServiceTime } from './serviceTime';
 
 /**

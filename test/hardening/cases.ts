@@ -83,6 +83,16 @@ export const BAD_PHONES: Array<[unknown, string]> = [
 	[[380986235698, 'x'], 'x'],
 ];
 
+/**
+ * A phone read from a column of floats: dropping the dot would send to another, 13-digit number. Refused with the
+ * hint to format the column as text, given as a number, as text and inside a list.
+ */
+export const DECIMAL_PHONES: Array<[unknown, string]> = [
+	[380986235698.5, 'not a valid phone number: "380986235698.5" (a number with a decimal part)'],
+	['380986235698.0', 'not a valid phone number: "380986235698.0" (a number with a decimal part)'],
+	[['380986235698', 380986235698.5], '"380986235698.5" (a number with a decimal part)'],
+];
+
 export const BAD_EMAIL: Array<[unknown, string]> = [
 	['not-an-email', '"not-an-email" is not a valid email address'],
 	['a@b', '"a@b" is not a valid email address'],
@@ -323,7 +333,7 @@ export const OPERATIONS: OperationCase[] = [
 		operation: 'add',
 		base: { resource: 'blacklist', operation: 'add', phones: '380986235698', description: 'x' },
 		bad: [
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES },
+			{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] },
 			{ path: 'description', displayName: 'Description', values: OBJECT_AS_TEXT.slice(0, 2) },
 		],
 	},
@@ -332,7 +342,7 @@ export const OPERATIONS: OperationCase[] = [
 		resource: 'blacklist',
 		operation: 'check',
 		base: { resource: 'blacklist', operation: 'check', phones: '380986235698' },
-		bad: [{ path: 'phones', displayName: 'Phones', values: BAD_PHONES }],
+		bad: [{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] }],
 	},
 	listOps('sms', 'blacklist'),
 	{
@@ -340,7 +350,13 @@ export const OPERATIONS: OperationCase[] = [
 		resource: 'blacklist',
 		operation: 'remove',
 		base: { resource: 'blacklist', operation: 'remove', phones: '380986235698' },
-		bad: [{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) }],
+		bad: [
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
+		],
 	},
 	{
 		node: 'sms',
@@ -399,7 +415,11 @@ export const OPERATIONS: OperationCase[] = [
 		bad: [
 			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS.slice(0, 4) },
 			{ path: 'body', displayName: 'Message', values: MESSAGE.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -415,7 +435,7 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES },
+			{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] },
 			{ path: 'body', displayName: 'Message', values: MESSAGE },
 			{ path: 'options.sendDate', displayName: 'Send At', values: BAD_SEND_AT },
 		],
@@ -427,7 +447,11 @@ export const OPERATIONS: OperationCase[] = [
 		base: { resource: 'phoneNumber', operation: 'add', addressBookId: 12, phones: '380986235698' },
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -443,7 +467,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -453,7 +481,11 @@ export const OPERATIONS: OperationCase[] = [
 		base: { resource: 'phoneNumber', operation: 'get', addressBookId: 12, phone: '380986235698' },
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phone', displayName: 'Phone', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phone',
+				displayName: 'Phone',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -468,7 +500,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -484,7 +520,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phone', displayName: 'Phone', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phone',
+				displayName: 'Phone',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -500,7 +540,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	listOps('sms', 'senderId'),

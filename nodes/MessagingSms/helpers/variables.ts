@@ -7,7 +7,7 @@ import {
 	type VariableEntry,
 	type VariablesInput,
 } from '../../shared/variables';
-import { quoteValue } from '../../shared/parameters';
+import { quoteValue } from '../../shared/objects';
 
 /** SMS contact variables: the shared variables fields, typed, with the reference's rules for their values. */
 

@@ -10,7 +10,8 @@ import { invalidInput } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { runBulk } from '../../../shared/bulk';
 import { normaliseEmailRecord } from '../../../shared/records/email';
-import { describeValue, readParameter } from '../../../shared/parameters';
+import { readParameter } from '../../../shared/parameters';
+import { describeValue } from '../../../shared/objects';
 
 /** The service's limit for POST /smtp/emails/info. */
 const EMAIL_INFO_MAX_IDS = 500;
