@@ -36,11 +36,11 @@ export const BAD_LIMIT: Array<[unknown, string]> = [
 	[-5, 'must be a whole number of at least 1 (got -5)'],
 	[0, 'must be a whole number of at least 1 (got 0)'],
 	[1.5, 'must be a whole number of at least 1 (got 1.5)'],
-	['abc', 'must be a whole number of at least 1 (got string)'],
-	['-3', 'must be a whole number of at least 1 (got string)'],
+	['abc', 'must be a whole number of at least 1 (got text ("abc"))'],
+	['-3', 'must be a whole number of at least 1 (got text ("-3"))'],
 	[{}, 'must be a whole number of at least 1 (got an object ({}))'],
 	[[10], 'must be a whole number of at least 1 (got a list ([10]))'],
-	[true, 'must be a whole number of at least 1 (got boolean)'],
+	[true, 'must be a whole number of at least 1 (got true)'],
 ];
 
 export const BAD_DATES: Array<[unknown, string]> = [
@@ -114,7 +114,7 @@ export const BAD_RECIPIENTS: Array<[unknown, string]> = [
 ];
 
 const SENDER_SMS: Array<[unknown, string]> = [
-	['   ', 'no sender given'],
+	['   ', 'is empty'],
 	['Has Space', '"Has Space" is not valid'],
 	['TooLongSender12', '"TooLongSender12" is not valid'],
 	['bad!', '"bad!" is not valid'],
@@ -122,7 +122,7 @@ const SENDER_SMS: Array<[unknown, string]> = [
 	[['Sandbox'], 'must be text, but the value is a list (["Sandbox"])'],
 ];
 
-const MESSAGE: Array<[unknown, string]> = [...OBJECT_AS_TEXT, ['  ', 'the message is empty']];
+const MESSAGE: Array<[unknown, string]> = [...OBJECT_AS_TEXT, ['  ', 'is empty']];
 
 const listOps = (node: NodeKey, resource: string, extra: ParameterCase[] = []): OperationCase => ({
 	node,
@@ -196,8 +196,8 @@ export const OPERATIONS: OperationCase[] = [
 				values: [
 					[{ a: 1 }, 'an ID must be text, but one is an object ({"a":1})'],
 					[['abc', { id: 'x' }], 'an ID must be text, but one is an object ({"id":"x"})'],
-					['   ', 'no email ID given'],
-					[[], 'no email ID given'],
+					['   ', 'is empty'],
+					[[], 'is empty'],
 				],
 			},
 		],
@@ -574,8 +574,8 @@ export const REQUEST_OPTIONS: Array<{
 		displayName: 'Max Requests per Second',
 		values: [
 			[-1, 'must be a number of at least 0 (got -1)'],
-			['fast', 'must be a number of at least 0 (got string)'],
-			['0x10', 'must be a number of at least 0 (got string)'],
+			['fast', 'must be a number of at least 0 (got text ("fast"))'],
+			['0x10', 'must be a number of at least 0 (got text ("0x10"))'],
 			[{}, 'must be a number of at least 0 (got an object ({}))'],
 		],
 	},
@@ -586,7 +586,7 @@ export const REQUEST_OPTIONS: Array<{
 			[0, 'must be a whole number from 1 to 50 (got 0)'],
 			[51, 'must be a whole number from 1 to 50 (got 51)'],
 			[2.5, 'must be a whole number from 1 to 50 (got 2.5)'],
-			['many', 'must be a whole number from 1 to 50 (got string)'],
+			['many', 'must be a whole number from 1 to 50 (got text ("many"))'],
 		],
 	},
 ];
@@ -609,9 +609,9 @@ export const BATCH_SIZE: Array<{
 			[0, 'must be a whole number from 1 to 500 (got 0)'],
 			[-5, 'must be a whole number from 1 to 500 (got -5)'],
 			[2.5, 'must be a whole number from 1 to 500 (got 2.5)'],
-			['abc', 'must be a whole number from 1 to 500 (got string)'],
+			['abc', 'must be a whole number from 1 to 500 (got text ("abc"))'],
 			[501, 'must be a whole number from 1 to 500 (got 501)'],
-			['1000', 'must be a whole number from 1 to 500 (got string)'],
+			['1000', 'must be a whole number from 1 to 500 (got text ("1000"))'],
 		],
 	},
 	{
@@ -628,8 +628,8 @@ export const BATCH_SIZE: Array<{
 			[0, 'must be a whole number of at least 1 (got 0)'],
 			[-5, 'must be a whole number of at least 1 (got -5)'],
 			[2.5, 'must be a whole number of at least 1 (got 2.5)'],
-			['abc', 'must be a whole number of at least 1 (got string)'],
-			['2.5', 'must be a whole number of at least 1 (got string)'],
+			['abc', 'must be a whole number of at least 1 (got text ("abc"))'],
+			['2.5', 'must be a whole number of at least 1 (got text ("2.5"))'],
 			[{}, 'must be a whole number of at least 1 (got an object ({}))'],
 		],
 	},
@@ -639,7 +639,7 @@ export const BATCH_SIZE: Array<{
 		operation: 'sendToNumbers',
 		values: [
 			[0, 'must be a whole number of at least 1 (got 0)'],
-			['-5', 'must be a whole number of at least 1 (got string)'],
+			['-5', 'must be a whole number of at least 1 (got text ("-5"))'],
 		],
 	},
 ];

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput } from '../../shared/items';
+import { emptyInput, invalidInput } from '../../shared/items';
 import { readParameter, type ReadOptions } from '../../shared/parameters';
 import { isDecimalNumber, isPlainPhone, parsePhones } from '../../shared/phones';
 
@@ -43,7 +43,7 @@ function readPhoneList(
 		);
 	}
 	if (!phones.length && !parameter.optional)
-		throw invalidInput(context, itemIndex, parameter.displayName, 'no phone number given');
+		throw emptyInput(context, itemIndex, parameter.displayName);
 	return phones;
 }
 
