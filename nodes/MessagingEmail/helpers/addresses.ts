@@ -42,11 +42,12 @@ function splitList(text: string): string[] {
 }
 
 function parseOne(text: string): Address {
-	const angled = /^(.*?)<\s*([^<>]*?)\s*>$/.exec(text);
+	// [\s\S]: a name holding a line break is read as a name, and refused as one (withName), not as an address.
+	const angled = /^([\s\S]*?)<\s*([^<>]*?)\s*>$/.exec(text);
 	if (angled) {
 		const name = angled[1]
 			.trim()
-			.replace(/^"(.*)"$/, '$1')
+			.replace(/^"([\s\S]*)"$/, '$1')
 			.trim();
 		const email = angled[2];
 		if (name.includes('"'))
