@@ -8,13 +8,32 @@ import type {
 } from 'n8n-workflow';
 
 import type { RawAnswer } from '../nodes/shared/transport/http';
-import { sharedTokenExchange, type PostJson } from '../nodes/shared/transport/token';
+import {
+	credentialDigest,
+	sharedTokenExchange,
+	type PostJson,
+} from '../nodes/shared/transport/token';
+
+/**
+ * The stored token was obtained with other values (the secret, client id or Base URL was changed and saved since):
+ * it is never sent. n8n calls preAuthentication when the token is empty, and once after a request failed with 401;
+ * this error has that status and is thrown before anything is sent, so n8n exchanges the values now saved (a wrong
+ * secret then fails with the service's message) and sends the request once with the new token. The normal path
+ * (token and values agree) exchanges nothing (bench scenario 4).
+ */
+function tokenForOtherValues(): Error {
+	return Object.assign(
+		new Error('The stored access token was obtained with other credential values'),
+		{ response: { status: 401 } },
+	);
+}
 
 /**
  * One credential for both areas. "Client ID and Secret" exchanges the pair for a one-hour token through n8n's
  * expirable-property mechanism: n8n calls preAuthentication when the hidden token is empty and once after a 401,
  * and stores the token with the credential so every execution and worker shares it; requests that find it missing
- * at the same moment share one exchange (transport/token.ts). The Test button is the nodes' own credential test
+ * at the same moment share one exchange (transport/token.ts). The token is stored with a digest of the values it was
+ * obtained with and is never sent with other values: see tokenForOtherValues. The Test button is the nodes' own credential test
  * (`testedBy`, transport/credentialTest.ts), which exchanges exactly the values typed: a `test` request here would
  * take precedence over it, and n8n runs that request with the stored token, so it cannot judge a changed secret.
  */
@@ -86,6 +105,14 @@ export class MessagingServiceApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			// A digest of the values the token was obtained with (transport/token.ts credentialDigest).
+			displayName: 'Access Token For',
+			name: 'accessTokenFor',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
@@ -102,13 +129,22 @@ export class MessagingServiceApi implements ICredentialType {
 			})) as RawAnswer;
 		// Errors carry the service's answer only (see exchangeToken), and no `response` property on purpose, so
 		// n8n does not take a failed exchange for an expired token and exchange again.
-		return { accessToken: await sharedTokenExchange(post, credentials) };
+		// The token is stored with the digest of the values it was obtained with; authenticate compares them.
+		return {
+			accessToken: await sharedTokenExchange(post, credentials),
+			accessTokenFor: credentialDigest(credentials),
+		};
 	}
 
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	) {
+		if (
+			credentials.authType !== 'apiKey' &&
+			credentials.accessTokenFor !== credentialDigest(credentials)
+		)
+			throw tokenForOtherValues();
 		const token = credentials.authType === 'apiKey' ? credentials.apiKey : credentials.accessToken;
 		requestOptions.headers = {
 			...requestOptions.headers,

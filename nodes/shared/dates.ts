@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from './items';
-import { quoteValue } from './parameters';
-import { dateToServiceTime } from './serviceTime';
+import { quoteValue } from './objects';
+import { calendarDayProblem, dateToServiceTime } from './serviceTime';
 
 /**
  * The service takes dates as `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`) with no zone, in the account's time zone.
@@ -48,21 +48,6 @@ function isWallClock(value: unknown): value is string {
 /** Why a value is not a date; readDateParameter puts it after the parameter's name. */
 export class DateProblem extends Error {}
 
-const MONTHS = [
-	'January',
-	'February',
-	'March',
-	'April',
-	'May',
-	'June',
-	'July',
-	'August',
-	'September',
-	'October',
-	'November',
-	'December',
-];
-
 /**
  * A date written as `YYYY-MM-DD…` must be a real calendar value: JavaScript's Date quietly turns 2030-02-30 into
  * March 2 and the service would answer with an error that names no parameter. Undefined when it is real (or not
@@ -73,10 +58,8 @@ function calendarProblem(text: string): string | undefined {
 		text,
 	);
 	if (!match) return undefined;
-	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-	if (month < 1 || month > 12) return `there is no month ${month}`;
-	const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-	if (day < 1 || day > days) return `${MONTHS[month - 1]} ${year} has no day ${day}`;
+	const dayProblem = calendarDayProblem(Number(match[1]), Number(match[2]), Number(match[3]));
+	if (dayProblem) return dayProblem;
 	if (match[4] !== undefined) {
 		const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)];
 		if (hour > 23 || minute > 59 || second > 59)

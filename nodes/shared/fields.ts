@@ -7,7 +7,8 @@ import type {
 
 import { DEFAULT_CONCURRENCY, DEFAULT_REQUESTS_PER_SECOND } from './transport/pacer';
 import { invalidInput } from './items';
-import { describeValue, readParameter } from './parameters';
+import { readParameter } from './parameters';
+import { describeValue } from './objects';
 
 /** "Return All" + "Limit", as every n8n list operation has them. */
 export function returnAllAndLimit(

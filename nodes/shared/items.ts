@@ -24,6 +24,16 @@ export function invalidInput(
 	});
 }
 
+/** A required parameter given nothing (empty text, only spaces, an empty list): the one wording everywhere. */
+export function emptyInput(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	hint?: string,
+) {
+	return invalidInput(context, itemIndex, parameter, 'is empty', hint);
+}
+
 /** n8n drops the item index when a NodeApiError is wrapped again; set it on the error itself. */
 export function withItemIndex(error: unknown, itemIndex: number): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
@@ -167,9 +177,13 @@ export async function runPerItem<Prepared>(
 export function inInputOrder(items: INodeExecutionData[]): INodeExecutionData[] {
 	const firstPaired = (item: INodeExecutionData) => {
 		const paired = Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem];
-		return Math.min(
-			...paired.map((entry) => (typeof entry === 'number' ? entry : (entry?.item ?? 0))),
-		);
+		// A loop, not Math.min(...paired): a bulk output may be paired to 100,000 items, too many arguments.
+		let first = Infinity;
+		for (const entry of paired) {
+			const index = typeof entry === 'number' ? entry : (entry?.item ?? 0);
+			if (index < first) first = index;
+		}
+		return first;
 	};
 	return items
 		.map((item, position) => ({ item, position, first: firstPaired(item) }))

@@ -7,3 +7,31 @@ export const isRecord = (value: unknown): value is IDataObject =>
 /** A list whose every entry is a JSON object, or undefined: one odd entry makes the whole answer unreadable. */
 export const recordList = (value: unknown): IDataObject[] | undefined =>
 	Array.isArray(value) && value.every(isRecord) ? value : undefined;
+
+/** What kind of value this is, in words, without the value: for texts that must not quote it (stored state). */
+export function kindOf(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return 'text';
+	if (typeof value === 'object') return 'an object';
+	return `a ${typeof value}`;
+}
+
+/** A value as an error describes what it got: its kind, and the value itself (quoted, shortened). */
+export function describeValue(value: unknown): string {
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (value === undefined || value === null) return kindOf(value);
+	return `${kindOf(value)} (${quoteValue(value)})`;
+}
+
+/** A value as it appears in an error ("got …"): its JSON, shortened to 60 characters. */
+export function quoteValue(value: unknown): string {
+	let text: string;
+	try {
+		text = JSON.stringify(value) ?? String(value);
+	} catch {
+		text = String(value);
+	}
+	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

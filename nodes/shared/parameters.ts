@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidInput } from './items';
+import { describeValue } from './objects';
 
 /**
  * THE parameter reader of both action nodes. Same values as `getNodeParameter`, at a fraction of the cost:
@@ -212,24 +213,6 @@ function asText(
 		owner ?? displayName,
 		`${owner ? `${displayName} ` : ''}must be text, but the value is ${describeValue(value)}`,
 	);
-}
-
-export function describeValue(value: unknown): string {
-	if (Array.isArray(value)) return `a list (${quoteValue(value)})`;
-	if (typeof value === 'number') return String(value);
-	if (value !== null && typeof value === 'object') return `an object (${quoteValue(value)})`;
-	return typeof value;
-}
-
-/** A value as it appears in an error ("got …"): its JSON, shortened to 60 characters. */
-export function quoteValue(value: unknown): string {
-	let text: string;
-	try {
-		text = JSON.stringify(value) ?? String(value);
-	} catch {
-		text = String(value);
-	}
-	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /**

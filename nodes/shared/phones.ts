@@ -12,6 +12,21 @@ const DECORATION = /[\s\-.()/]/g;
 /** Already the service's form: 7 to 15 digits and nothing else. */
 const PLAIN_PHONE = /^\d{7,15}$/;
 
+/**
+ * Digits, one dot, digits, nothing else: a number written out (`380986235698.5`, or `380986235698.0` from a
+ * spreadsheet or CSV column read as floats), not a phone with a dot between digit groups (`+380.98.623.56.98`).
+ * Dropping the dot would give another, longer number, and the message would go to it. `.0` is refused as well,
+ * not read as the integer: a column read as floats has already lost what it held as text (a leading 0 or +, a
+ * 16th digit), so the integer is not shown to be the number meant; the user formats the column as text.
+ */
+const DECIMAL_NUMBER = /^\d+\.\d+$/;
+
+/** Whether an entry was refused because it is a number with a decimal part (see DECIMAL_NUMBER). */
+export function isDecimalNumber(value: unknown): boolean {
+	if (typeof value === 'number') return Number.isFinite(value) && !Number.isInteger(value);
+	return typeof value === 'string' && DECIMAL_NUMBER.test(value.trim());
+}
+
 /** A phone given exactly as the service expects it (the usual case): used as it is, without a copy. */
 export function isPlainPhone(value: unknown): value is string {
 	return typeof value === 'string' && PLAIN_PHONE.test(value);
@@ -22,7 +37,7 @@ export function normalizePhone(value: unknown): string | undefined {
 	if (isPlainPhone(value)) return value;
 	if (typeof value === 'number')
 		return Number.isSafeInteger(value) && value > 0 ? normalizePhone(String(value)) : undefined;
-	if (typeof value !== 'string') return undefined;
+	if (typeof value !== 'string' || isDecimalNumber(value)) return undefined;
 	let text = value.trim().replace(DECORATION, '');
 	if (text.startsWith('+')) text = text.slice(1);
 	return PLAIN_PHONE.test(text) ? text : undefined;

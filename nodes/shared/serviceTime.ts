@@ -12,14 +12,40 @@ export function assertTimeZone(timeZone: string): void {
 	new Intl.DateTimeFormat('en-US', { timeZone }).format(0);
 }
 
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
+
+/**
+ * THE calendar check: why year-month-day is not a real day (JavaScript's Date quietly turns 2030-02-30 into
+ * March 2), or undefined when it is. Service times, date parameters and SMS date variables all use it.
+ */
+export function calendarDayProblem(year: number, month: number, day: number): string | undefined {
+	if (month < 1 || month > 12) return `there is no month ${month}`;
+	const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+	if (day < 1 || day > days) return `${MONTHS[month - 1]} ${year} has no day ${day}`;
+	return undefined;
+}
+
 /** Milliseconds since epoch of a wall-clock string read as if it were UTC; undefined when malformed. */
 function naiveMs(value: string): number | undefined {
 	const match = SERVICE_TIME.exec(value.trim());
 	if (!match) return undefined;
 	const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
-	const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
-	const check = new Date(ms);
-	return check.getUTCMonth() === +mo - 1 && check.getUTCDate() === +d ? ms : undefined;
+	if (calendarDayProblem(+y, +mo, +d) !== undefined || +h > 23 || +mi > 59 || +s > 59)
+		return undefined;
+	return Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
 }
 
 function formatNaive(ms: number): string {

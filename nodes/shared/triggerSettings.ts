@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { checkWholeNumber } from './fields';
-import { describeValue } from './parameters';
+import { describeValue } from './objects';
 import { assertTimeZone } from './serviceTime';
 
 /**

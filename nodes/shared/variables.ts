@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidInput } from './items';
-import { quoteValue, readParameter } from './parameters';
-import { isRecord } from './objects';
+import { readParameter } from './parameters';
+import { isRecord, quoteValue } from './objects';
 
 /**
  * Variables: one design for every operation that sends named values (SMS contact variables, email template

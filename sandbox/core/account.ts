@@ -50,6 +50,8 @@ export class SandboxAccount {
 	settings: AccountSettings;
 	tokensIssued = 0;
 	private readonly tokens = new Map<string, number>();
+	/** The client id each token was issued to: which of the account's API clients a request acts as. */
+	private readonly tokenClients = new Map<string, string>();
 	private readonly recentRequests: number[] = [];
 
 	constructor(
@@ -81,8 +83,14 @@ export class SandboxAccount {
 		}
 		const token = randomBytes(24).toString('hex');
 		this.tokens.set(token, this.clock.nowMs() + this.settings.tokenTtlSeconds * 1000);
+		this.tokenClients.set(token, String(clientId));
 		this.tokensIssued++;
 		return { access_token: token, token_type: 'Bearer', expires_in: this.settings.tokenTtlSeconds };
+	}
+
+	/** The client id a token was issued to (undefined for the API key and unknown tokens). */
+	clientOf(token: string): string | undefined {
+		return this.tokenClients.get(token);
 	}
 
 	/** Throws the service's 401 unless the header carries a live token or the API key. */
@@ -113,5 +121,6 @@ export class SandboxAccount {
 
 	revokeTokens() {
 		this.tokens.clear();
+		this.tokenClients.clear();
 	}
 }

@@ -229,7 +229,7 @@ describe('Email → Get Many by ID', () => {
 			{ resource: 'email', operation: 'getManyById', emailIds: '={{ $json.ids }}' },
 			[{ json: { ids: 'abc' } }, { json: { ids: ' , ' } }],
 		);
-		expect(result.error?.message).toBe('Email IDs: no email ID given [item 1]');
+		expect(result.error?.message).toBe('Email IDs: is empty [item 1]');
 		expect(t.calls()).toEqual([]);
 	});
 });

@@ -432,7 +432,7 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 			{ cc: 'not-an-address' },
 			'Cc: "not-an-address" is not a valid email address [item 0]',
 		],
-		['no recipient', { to: '  ' }, 'To: no recipient [item 0]'],
+		['no recipient', { to: '  ' }, 'To: is empty [item 0]'],
 		['no content', { html: '', text: ' ' }, 'HTML: no content: fill in HTML or Text [item 0]'],
 		[
 			'no subject (an expression that gives nothing)',

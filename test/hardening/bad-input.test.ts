@@ -300,7 +300,7 @@ describe('values written in the parameter itself, and expressions n8n evaluates'
 			'Email Get Many, Limit {{ "abc" }}',
 			'email',
 			{ ...emailList.base, limit: '={{ "abc" }}' },
-			'Limit: must be a whole number of at least 1 (got string) [item 0]',
+			'Limit: must be a whole number of at least 1 (got text ("abc")) [item 0]',
 		],
 		[
 			'Email Get Many, Sent After 2024-13-45',
@@ -381,13 +381,13 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		[
 			'Max Events per Poll "abc" (expression)',
 			{ events: ['bounce'], options: { maxEventsPerPoll: '={{ "abc" }}' } },
-			'Max Events per Poll: must be a whole number of at least 1 (got string)',
+			'Max Events per Poll: must be a whole number of at least 1 (got text ("abc"))',
 		],
 		[
 			// Number() would read "0x10" as 16; every number option refuses it.
 			'Max Events per Poll "0x10" (expression)',
 			{ events: ['bounce'], options: { maxEventsPerPoll: '={{ "0x10" }}' } },
-			'Max Events per Poll: must be a whole number of at least 1 (got string)',
+			'Max Events per Poll: must be a whole number of at least 1 (got text ("0x10"))',
 		],
 		[
 			'SMS Look-Back 0 days',
@@ -402,17 +402,17 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		[
 			'SMS Look-Back "0x10" (expression)',
 			{ events: ['smsSent'], options: { smsLookBackDays: '={{ "0x10" }}' } },
-			'SMS Look-Back (Days): must be more than 0 and at most 30 (got string)',
+			'SMS Look-Back (Days): must be more than 0 and at most 30 (got text ("0x10"))',
 		],
 		[
 			'Max Requests per Second "abc" (expression)',
 			{ events: ['bounce'], requestOptions: { requestsPerSecond: '={{ "abc" }}' } },
-			'Max Requests per Second: must be a number of at least 0 (got string)',
+			'Max Requests per Second: must be a number of at least 0 (got text ("abc"))',
 		],
 		[
 			'Max Requests per Second "0x10" (expression; the action nodes refuse it too)',
 			{ events: ['bounce'], requestOptions: { requestsPerSecond: '={{ "0x10" }}' } },
-			'Max Requests per Second: must be a number of at least 0 (got string)',
+			'Max Requests per Second: must be a number of at least 0 (got text ("0x10"))',
 		],
 		[
 			'Max Requests per Second -1',

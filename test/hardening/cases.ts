@@ -38,11 +38,11 @@ export const BAD_LIMIT: Array<[unknown, string]> = [
 	[-5, 'must be a whole number of at least 1 (got -5)'],
 	[0, 'must be a whole number of at least 1 (got 0)'],
 	[1.5, 'must be a whole number of at least 1 (got 1.5)'],
-	['abc', 'must be a whole number of at least 1 (got string)'],
-	['-3', 'must be a whole number of at least 1 (got string)'],
+	['abc', 'must be a whole number of at least 1 (got text ("abc"))'],
+	['-3', 'must be a whole number of at least 1 (got text ("-3"))'],
 	[{}, 'must be a whole number of at least 1 (got an object ({}))'],
 	[[10], 'must be a whole number of at least 1 (got a list ([10]))'],
-	[true, 'must be a whole number of at least 1 (got boolean)'],
+	[true, 'must be a whole number of at least 1 (got true)'],
 ];
 
 export const BAD_DATES: Array<[unknown, string]> = [
@@ -85,6 +85,16 @@ export const BAD_PHONES: Array<[unknown, string]> = [
 	[[380986235698, 'x'], 'x'],
 ];
 
+/**
+ * A phone read from a column of floats: dropping the dot would send to another, 13-digit number. Refused with the
+ * hint to format the column as text, given as a number, as text and inside a list.
+ */
+export const DECIMAL_PHONES: Array<[unknown, string]> = [
+	[380986235698.5, 'not a valid phone number: "380986235698.5" (a number with a decimal part)'],
+	['380986235698.0', 'not a valid phone number: "380986235698.0" (a number with a decimal part)'],
+	[['380986235698', 380986235698.5], '"380986235698.5" (a number with a decimal part)'],
+];
+
 export const BAD_EMAIL: Array<[unknown, string]> = [
 	['not-an-email', '"not-an-email" is not a valid email address'],
 	['a@b', '"a@b" is not a valid email address'],
@@ -106,7 +116,7 @@ export const BAD_RECIPIENTS: Array<[unknown, string]> = [
 ];
 
 const SENDER_SMS: Array<[unknown, string]> = [
-	['   ', 'no sender given'],
+	['   ', 'is empty'],
 	['Has Space', '"Has Space" is not valid'],
 	['TooLongSender12', '"TooLongSender12" is not valid'],
 	['bad!', '"bad!" is not valid'],
@@ -114,7 +124,7 @@ const SENDER_SMS: Array<[unknown, string]> = [
 	[['Sandbox'], 'must be text, but the value is a list (["Sandbox"])'],
 ];
 
-const MESSAGE: Array<[unknown, string]> = [...OBJECT_AS_TEXT, ['  ', 'the message is empty']];
+const MESSAGE: Array<[unknown, string]> = [...OBJECT_AS_TEXT, ['  ', 'is empty']];
 
 const listOps = (node: NodeKey, resource: string, extra: ParameterCase[] = []): OperationCase => ({
 	node,
@@ -188,8 +198,8 @@ export const OPERATIONS: OperationCase[] = [
 				values: [
 					[{ a: 1 }, 'an ID must be text, but one is an object ({"a":1})'],
 					[['abc', { id: 'x' }], 'an ID must be text, but one is an object ({"id":"x"})'],
-					['   ', 'no email ID given'],
-					[[], 'no email ID given'],
+					['   ', 'is empty'],
+					[[], 'is empty'],
 				],
 			},
 		],
@@ -315,7 +325,7 @@ export const OPERATIONS: OperationCase[] = [
 		operation: 'add',
 		base: { resource: 'blacklist', operation: 'add', phones: '380986235698', description: 'x' },
 		bad: [
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES },
+			{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] },
 			{ path: 'description', displayName: 'Description', values: OBJECT_AS_TEXT.slice(0, 2) },
 		],
 	},
@@ -324,7 +334,7 @@ export const OPERATIONS: OperationCase[] = [
 		resource: 'blacklist',
 		operation: 'check',
 		base: { resource: 'blacklist', operation: 'check', phones: '380986235698' },
-		bad: [{ path: 'phones', displayName: 'Phones', values: BAD_PHONES }],
+		bad: [{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] }],
 	},
 	listOps('sms', 'blacklist'),
 	{
@@ -332,7 +342,13 @@ export const OPERATIONS: OperationCase[] = [
 		resource: 'blacklist',
 		operation: 'remove',
 		base: { resource: 'blacklist', operation: 'remove', phones: '380986235698' },
-		bad: [{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) }],
+		bad: [
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
+		],
 	},
 	{
 		node: 'sms',
@@ -391,7 +407,11 @@ export const OPERATIONS: OperationCase[] = [
 		bad: [
 			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS.slice(0, 4) },
 			{ path: 'body', displayName: 'Message', values: MESSAGE.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -407,7 +427,7 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES },
+			{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] },
 			{ path: 'body', displayName: 'Message', values: MESSAGE },
 			{ path: 'options.sendDate', displayName: 'Send At', values: BAD_SEND_AT },
 		],
@@ -419,7 +439,11 @@ export const OPERATIONS: OperationCase[] = [
 		base: { resource: 'phoneNumber', operation: 'add', addressBookId: 12, phones: '380986235698' },
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -435,7 +459,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -445,7 +473,11 @@ export const OPERATIONS: OperationCase[] = [
 		base: { resource: 'phoneNumber', operation: 'get', addressBookId: 12, phone: '380986235698' },
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phone', displayName: 'Phone', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phone',
+				displayName: 'Phone',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -460,7 +492,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -476,7 +512,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phone', displayName: 'Phone', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phone',
+				displayName: 'Phone',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	{
@@ -492,7 +532,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
-			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+			},
 		],
 	},
 	listOps('sms', 'senderId'),
@@ -522,8 +566,8 @@ export const REQUEST_OPTIONS: Array<{
 		displayName: 'Max Requests per Second',
 		values: [
 			[-1, 'must be a number of at least 0 (got -1)'],
-			['fast', 'must be a number of at least 0 (got string)'],
-			['0x10', 'must be a number of at least 0 (got string)'],
+			['fast', 'must be a number of at least 0 (got text ("fast"))'],
+			['0x10', 'must be a number of at least 0 (got text ("0x10"))'],
 			[{}, 'must be a number of at least 0 (got an object ({}))'],
 		],
 	},
@@ -534,7 +578,7 @@ export const REQUEST_OPTIONS: Array<{
 			[0, 'must be a whole number from 1 to 50 (got 0)'],
 			[51, 'must be a whole number from 1 to 50 (got 51)'],
 			[2.5, 'must be a whole number from 1 to 50 (got 2.5)'],
-			['many', 'must be a whole number from 1 to 50 (got string)'],
+			['many', 'must be a whole number from 1 to 50 (got text ("many"))'],
 		],
 	},
 ];
@@ -557,9 +601,9 @@ export const BATCH_SIZE: Array<{
 			[0, 'must be a whole number from 1 to 500 (got 0)'],
 			[-5, 'must be a whole number from 1 to 500 (got -5)'],
 			[2.5, 'must be a whole number from 1 to 500 (got 2.5)'],
-			['abc', 'must be a whole number from 1 to 500 (got string)'],
+			['abc', 'must be a whole number from 1 to 500 (got text ("abc"))'],
 			[501, 'must be a whole number from 1 to 500 (got 501)'],
-			['1000', 'must be a whole number from 1 to 500 (got string)'],
+			['1000', 'must be a whole number from 1 to 500 (got text ("1000"))'],
 		],
 	},
 	{
@@ -576,8 +620,8 @@ export const BATCH_SIZE: Array<{
 			[0, 'must be a whole number of at least 1 (got 0)'],
 			[-5, 'must be a whole number of at least 1 (got -5)'],
 			[2.5, 'must be a whole number of at least 1 (got 2.5)'],
-			['abc', 'must be a whole number of at least 1 (got string)'],
-			['2.5', 'must be a whole number of at least 1 (got string)'],
+			['abc', 'must be a whole number of at least 1 (got text ("abc"))'],
+			['2.5', 'must be a whole number of at least 1 (got text ("2.5"))'],
 			[{}, 'must be a whole number of at least 1 (got an object ({}))'],
 		],
 	},
@@ -587,7 +631,7 @@ export const BATCH_SIZE: Array<{
 		operation: 'sendToNumbers',
 		values: [
 			[0, 'must be a whole number of at least 1 (got 0)'],
-			['-5', 'must be a whole number of at least 1 (got string)'],
+			['-5', 'must be a whole number of at least 1 (got text ("-5"))'],
 		],
 	},
 ];

@@ -187,10 +187,7 @@ describe('Campaign: create and send', () => {
 	});
 
 	test.each([
-		[
-			send({ phones: '380986235698', body: '={{ "  " }}' }),
-			'Message: the message is empty [item 0]',
-		],
+		[send({ phones: '380986235698', body: '={{ "  " }}' }), 'Message: is empty [item 0]'],
 		[
 			send({
 				phones: '380986235698',

@@ -105,7 +105,7 @@ describe('Phone Number', () => {
 			{
 				error: 'Phones: not a valid phone number: "nope" [item 1]',
 				description:
-					'Give international numbers with the country code (7 to 15 digits; spaces, dashes, brackets and a leading + are removed)',
+					'Give international numbers with the country code (7 to 15 digits; spaces, dashes, dots between digit groups, brackets and a leading + are removed)',
 			},
 		]);
 		expect(pairing(result)).toEqual([[0, 2], [1]]);
@@ -502,7 +502,7 @@ describe('Phone Number', () => {
 			{ addressBookId: 0, phones: '380986235698' },
 			'Mailing List ID: must be a positive whole number (got "0") [item 0]',
 		],
-		[{ addressBookId: 1, phones: '={{ "" }}' }, 'Phones: no phone number given [item 0]'],
+		[{ addressBookId: 1, phones: '={{ "" }}' }, 'Phones: is empty [item 0]'],
 	])('bad input %p → clear error, no request', async (parameters, message) => {
 		const result = await t.run(phoneNumber('add', parameters));
 		expect(result.error?.message).toBe(message);

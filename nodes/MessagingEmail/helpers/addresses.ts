@@ -1,3 +1,6 @@
+import { describeValue } from '../../shared/objects';
+import { headerProblem } from './headers';
+
 export interface Address {
 	name?: string;
 	email: string;
@@ -39,28 +42,44 @@ function splitList(text: string): string[] {
 }
 
 function parseOne(text: string): Address {
-	const angled = /^(.*?)<\s*([^<>]*?)\s*>$/.exec(text);
+	// [\s\S]: a name holding a line break is read as a name, and refused as one (withName), not as an address.
+	const angled = /^([\s\S]*?)<\s*([^<>]*?)\s*>$/.exec(text);
 	if (angled) {
 		const name = angled[1]
 			.trim()
-			.replace(/^"(.*)"$/, '$1')
+			.replace(/^"([\s\S]*)"$/, '$1')
 			.trim();
 		const email = angled[2];
 		if (name.includes('"'))
 			throw new AddressProblem(`"${text}": a quoted name must be quoted whole ("Name" <address>)`);
 		if (!isEmailAddress(email)) throw new AddressProblem(`"${text}" is not a valid email address`);
-		return name ? { name, email } : { email };
+		return withName(name, email);
 	}
 	if (!isEmailAddress(text)) throw new AddressProblem(`"${text}" is not a valid email address`);
 	return { email: text };
+}
+
+/** A recipient's name is a mail header's text: one line. */
+function withName(name: string, email: string): Address {
+	if (!name) return { email };
+	const problem = headerProblem(name);
+	if (problem) throw new AddressProblem(`the name of ${email} ${problem}`);
+	return { name, email };
 }
 
 function fromObject(value: Record<string, unknown>): Address {
 	const email = typeof value.email === 'string' ? value.email.trim() : '';
 	if (!email) throw new AddressProblem(`${JSON.stringify(value)} has no "email"`);
 	if (!isEmailAddress(email)) throw new AddressProblem(`"${email}" is not a valid email address`);
-	const name = value.name === undefined || value.name === null ? '' : String(value.name).trim();
-	return name ? { name, email } : { email };
+	// The strict text rule of text parameters: numbers and booleans are their text, nothing is no name, anything
+	// else (an object, a list) is refused rather than sent as "[object Object]".
+	const name = value.name;
+	if (name === undefined || name === null) return { email };
+	if (typeof name !== 'string' && typeof name !== 'number' && typeof name !== 'boolean')
+		throw new AddressProblem(
+			`the name of ${email} must be text, but the value is ${describeValue(name)}`,
+		);
+	return withName(String(name).trim(), email);
 }
 
 /**

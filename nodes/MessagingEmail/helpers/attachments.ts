@@ -1,6 +1,44 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../../shared/items';
+import { headerProblem } from './headers';
+
+/**
+ * The largest email the package sends, counted as it travels: Base64 HTML, text, text attachments, and binary
+ * attachments Base64-encoded (4 bytes for every 3), as a mail server counts a MIME message. The service's API
+ * reference states no figure; it refuses larger messages with 422 "Message size limit exceeded", an error that
+ * names no attachment, after the whole upload (wire notes). 10 MiB is the limit the API sandbox applies; counting
+ * the encoded size keeps every email the node sends within it. Checked before anything is sent.
+ */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** Base64's length for `bytes` bytes. */
+export function base64Length(bytes: number): number {
+	return 4 * Math.ceil(bytes / 3);
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** Adds the attachments to the email's encoded size in order; the item fails naming the one that crosses the limit. */
+export function checkMessageSize(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	baseBytes: number,
+	attachments: Array<{ parameter: string; fileName: string; encodedBytes: number }>,
+): void {
+	let total = baseBytes;
+	for (const { parameter, fileName, encodedBytes } of attachments) {
+		total += encodedBytes;
+		if (total > MAX_MESSAGE_BYTES)
+			throw invalidInput(
+				context,
+				itemIndex,
+				parameter,
+				`"${fileName}" (${megabytes(encodedBytes)} encoded) brings the email to ${megabytes(total)}, over the ${megabytes(MAX_MESSAGE_BYTES)} an email may have`,
+				'Attachments travel Base64-encoded (4 bytes for every 3 of the file). Send a link to large files, or split them over several emails.',
+			);
+	}
+}
 
 /** Send's attachment options: binary properties of the item (optionally renamed) and attachments given as text. */
 export const attachmentOptions: INodeProperties[] = [
@@ -79,6 +117,8 @@ export const attachmentOptions: INodeProperties[] = [
 export interface PlannedBinary {
 	property: string;
 	fileName: string;
+	/** The file's size as n8n recorded it, when it did (then the size is checked before anything is sent). */
+	bytes?: number;
 }
 
 /**
@@ -95,14 +135,22 @@ function planBinaryAttachments(
 		.split(',')
 		.map((name) => name.trim())
 		.filter((name) => name !== '');
-	const renames = new Map(
-		(
-			((options.attachmentFileNames as IDataObject | undefined)?.names as
-				IDataObject[] | undefined) ?? []
-		)
-			.filter((row) => String(row.fileName ?? '').trim() !== '')
-			.map((row) => [String(row.binaryPropertyName ?? '').trim(), String(row.fileName).trim()]),
-	);
+	const renames = new Map<string, string>();
+	for (const row of ((options.attachmentFileNames as IDataObject | undefined)?.names as
+		IDataObject[] | undefined) ?? []) {
+		const property = String(row.binaryPropertyName ?? '').trim();
+		const fileName = String(row.fileName ?? '').trim();
+		if (!fileName) continue;
+		const problem = headerProblem(fileName);
+		if (problem)
+			throw invalidInput(
+				context,
+				itemIndex,
+				'Binary File Names',
+				`the file name for "${property}" ${problem}`,
+			);
+		renames.set(property, fileName);
+	}
 	const binary = context.getInputData()[itemIndex].binary ?? {};
 	const planned: PlannedBinary[] = [];
 	for (const property of properties) {
@@ -123,6 +171,16 @@ function planBinaryAttachments(
 			renames.get(property) ??
 			data.fileName ??
 			(data.fileExtension ? `${property}.${data.fileExtension}` : property);
+		// The name stored with the binary data (renames are checked above): it may come from anywhere upstream.
+		const problem = headerProblem(fileName);
+		if (problem)
+			throw invalidInput(
+				context,
+				itemIndex,
+				'Binary Attachments',
+				`the file name of "${property}" ${problem}`,
+				'Give it a one-line name under Binary File Names.',
+			);
 		if (planned.some((attachment) => attachment.fileName === fileName)) {
 			throw invalidInput(
 				context,
@@ -132,7 +190,11 @@ function planBinaryAttachments(
 				'Rename one under Binary File Names.',
 			);
 		}
-		planned.push({ property, fileName });
+		planned.push({
+			property,
+			fileName,
+			bytes: typeof data.bytes === 'number' ? data.bytes : undefined,
+		});
 	}
 	return planned;
 }
@@ -142,6 +204,7 @@ export async function loadBinaryAttachments(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	planned: PlannedBinary[],
+	otherBytes: number,
 ): Promise<Record<string, string>> {
 	const attachments: Record<string, string> = {};
 	for (const { property, fileName } of planned) {
@@ -149,6 +212,17 @@ export async function loadBinaryAttachments(
 			await context.helpers.getBinaryDataBuffer(itemIndex, property)
 		).toString('base64');
 	}
+	// Again with the files as read: binary data without a recorded size is checked here, still before sending.
+	checkMessageSize(
+		context,
+		itemIndex,
+		otherBytes,
+		planned.map(({ fileName }) => ({
+			parameter: 'Binary Attachments',
+			fileName,
+			encodedBytes: attachments[fileName].length,
+		})),
+	);
 	return attachments;
 }
 
@@ -160,10 +234,13 @@ export function readAttachments(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
+	contentBytes: number,
 ): {
 	textAttachments: Record<string, string>;
 	binaryAttachments: PlannedBinary[];
 	attachmentNames: string[];
+	/** The email's encoded size without its binary attachments (content and text attachments). */
+	otherBytes: number;
 } {
 	const textAttachments: Record<string, string> = {};
 	for (const row of ((options.textAttachments as IDataObject | undefined)?.attachments as
@@ -171,6 +248,9 @@ export function readAttachments(
 		const fileName = String(row.fileName ?? '').trim();
 		if (!fileName)
 			throw invalidInput(context, itemIndex, 'Text Attachments', 'an attachment has no file name');
+		const problem = headerProblem(fileName);
+		if (problem)
+			throw invalidInput(context, itemIndex, 'Text Attachments', `a file name ${problem}`);
 		if (textAttachments[fileName] !== undefined)
 			throw invalidInput(
 				context,
@@ -189,9 +269,23 @@ export function readAttachments(
 			'a binary attachment has the name of a text attachment',
 		);
 	}
+	const texts = Object.entries(textAttachments).map(([fileName, content]) => ({
+		parameter: 'Text Attachments',
+		fileName,
+		encodedBytes: Buffer.byteLength(content, 'utf8'),
+	}));
+	checkMessageSize(context, itemIndex, contentBytes, [
+		...texts,
+		...binaryAttachments.map(({ fileName, bytes }) => ({
+			parameter: 'Binary Attachments',
+			fileName,
+			encodedBytes: base64Length(bytes ?? 0),
+		})),
+	]);
 	return {
 		textAttachments,
 		binaryAttachments,
+		otherBytes: texts.reduce((sum, text) => sum + text.encodedBytes, contentBytes),
 		attachmentNames: [
 			...Object.keys(textAttachments),
 			...binaryAttachments.map(({ fileName }) => fileName),

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput } from '../../shared/items';
+import { emptyInput, invalidInput } from '../../shared/items';
 import { isEmailAddress } from './addresses';
+import { headerProblem } from './headers';
 import { readParameter, readText } from '../../shared/parameters';
 
 /** A required text parameter, trimmed; names the parameter and item when empty. */
@@ -12,7 +13,19 @@ export function requiredString(
 	displayName: string,
 ): string {
 	const text = readText(context, name, itemIndex).trim();
-	if (!text) throw invalidInput(context, itemIndex, displayName, 'is empty');
+	if (!text) throw emptyInput(context, itemIndex, displayName);
+	return text;
+}
+
+/** A text parameter that becomes a mail header (Subject, From Name): one line, or the item fails naming it. */
+export function headerText(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	text: string,
+): string {
+	const problem = headerProblem(text);
+	if (problem) throw invalidInput(context, itemIndex, displayName, problem);
 	return text;
 }
 
@@ -23,13 +36,11 @@ export function requiredEmail(
 	name: string,
 	displayName: string,
 ): string {
-	const declared = readParameter(context, name, itemIndex, '', { extractValue: true });
-	// A resource locator (From, Sender Email) gives its value; a plain field is read as text.
-	const email =
-		typeof declared === 'string'
-			? declared.trim()
-			: requiredString(context, itemIndex, name, displayName);
-	if (!email) throw invalidInput(context, itemIndex, displayName, 'is empty');
+	// A resource locator (From, Sender Email) gives its value (an object is refused there); a plain field gives
+	// text. Null or nothing from an expression is empty, as an empty string is.
+	const value = readParameter(context, name, itemIndex, '', { extractValue: true });
+	const email = value === undefined || value === null ? '' : String(value).trim();
+	if (!email) throw emptyInput(context, itemIndex, displayName);
 	if (!isEmailAddress(email))
 		throw invalidInput(context, itemIndex, displayName, `"${email}" is not a valid email address`);
 	return email;

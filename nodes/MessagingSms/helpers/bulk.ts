@@ -1,12 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { type BulkOutput, readBatching, runBulk } from '../../shared/bulk';
-import { invalidInput } from '../../shared/items';
 import type { MessagingClient } from '../../shared/transport/client';
-import { isPlainPhone, parsePhones } from '../../shared/phones';
-import { readParameter, type ReadOptions } from '../../shared/parameters';
-
-const LIST: ReadOptions = { list: true };
 
 /** Phones per request when the user sets nothing. The service documents no limit; 1,000 keeps bodies small. */
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -34,25 +29,6 @@ export interface PhoneBatch<G, D> {
 	readonly entries: Array<{ phone: string; data?: D; items: number[] }>;
 	/** Every input item this request serves, ascending. */
 	items: number[];
-}
-
-/** The phones of one item, normalised; invalid ones fail the item before anything is sent. */
-export function readPhones(context: IExecuteFunctions, itemIndex: number): string[] {
-	const raw = readParameter(context, 'phones', itemIndex, '', LIST);
-	// The usual bulk input, one phone per item already in the service's form: one array, nothing else.
-	if (isPlainPhone(raw)) return [raw];
-	const { phones, invalid } = parsePhones(raw);
-	if (invalid.length) {
-		throw invalidInput(
-			context,
-			itemIndex,
-			'Phones',
-			`not a valid phone number: ${invalid.map((phone) => JSON.stringify(phone)).join(', ')}`,
-			'Give international numbers with the country code (7 to 15 digits; spaces, dashes, brackets and a leading + are removed)',
-		);
-	}
-	if (!phones.length) throw invalidInput(context, itemIndex, 'Phones', 'no phone number given');
-	return phones;
 }
 
 /**

@@ -3,8 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { invalidInput } from '../../shared/items';
 import { batchingField as sharedBatchingField } from '../../shared/bulk';
 import { DEFAULT_BATCH_SIZE } from './bulk';
-import { parsePhones } from '../../shared/phones';
-import { quoteValue, readParameter } from '../../shared/parameters';
+import { readParameter } from '../../shared/parameters';
+import { quoteValue } from '../../shared/objects';
 
 /** Field builders shared by the SMS operations (each operation adds its own displayOptions). */
 
@@ -38,24 +38,6 @@ export function phoneField(description?: string): INodeProperties {
 		placeholder: '+380 98 623 5698',
 		...(description ? { description } : {}),
 	};
-}
-
-/** Exactly one valid phone, normalised; anything else fails the item. */
-export function readPhone(context: IExecuteFunctions, itemIndex: number): string {
-	const { phones, invalid } = parsePhones(
-		readParameter(context, 'phone', itemIndex, '', { list: true }),
-	);
-	if (invalid.length || phones.length !== 1) {
-		throw invalidInput(
-			context,
-			itemIndex,
-			'Phone',
-			invalid.length
-				? `not a valid phone number: "${invalid[0]}"`
-				: 'give exactly one phone number',
-		);
-	}
-	return phones[0];
 }
 
 export function phonesField(

@@ -7,7 +7,8 @@ import {
 	type VariableEntry,
 	type VariablesInput,
 } from '../../shared/variables';
-import { quoteValue } from '../../shared/parameters';
+import { quoteValue } from '../../shared/objects';
+import { calendarDayProblem } from '../../shared/serviceTime';
 
 /** SMS contact variables: the shared variables fields, typed, with the reference's rules for their values. */
 
@@ -30,9 +31,7 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
 /** `YYYY-MM-DD` naming a real day, with no time part. */
 export function isServiceDay(value: unknown): value is string {
 	const match = typeof value === 'string' ? DAY.exec(value) : null;
-	if (!match) return false;
-	const date = new Date(Date.UTC(+match[1], +match[2] - 1, +match[3]));
-	return date.getUTCMonth() === +match[2] - 1 && date.getUTCDate() === +match[3];
+	return match !== null && calendarDayProblem(+match[1], +match[2], +match[3]) === undefined;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 } from './errors';
 import { contentTypeOf, trimSlash } from './http';
 import { RequestPacer, type PacedStart } from './pacer';
+import { tokensKnown } from './token';
 
 export const CREDENTIAL_TYPE = 'messagingServiceApi';
 
@@ -132,8 +133,8 @@ function failureIn200(body: unknown, resultFalseIsAnswer = false): boolean {
  */
 export class MessagingClient {
 	private baseUrl?: string;
-	/** The credential's secret values, masked wherever an answer is quoted in an error. */
-	private secrets: unknown[] = [];
+	/** The credential's secret values as loaded, masked wherever an answer is quoted in an error. */
+	private credentialSecrets: unknown[] = [];
 
 	constructor(
 		private readonly context: ClientContext,
@@ -201,6 +202,7 @@ export class MessagingClient {
 				if (told || pacerAtSlowest) rateLimitsCounted++;
 				if (rateLimitsCounted >= this.retry.rateLimitAttempts)
 					throw this.finalError(failure, attempt, idempotent, request);
+				// A told wait holds every start of the execution, with pacing on or off (RequestPacer.pauseFor).
 				if (told) this.pacer.pauseFor(Math.min(retryAfter * 1000, this.retry.maxDelayMs * 2));
 				// Without pacing (0 requests per second) nothing spaces the repeats: back off as for other failures.
 				else if (!this.pacer.paces) await sleep(this.backoff(rateLimitsCounted));
@@ -267,9 +269,12 @@ export class MessagingClient {
 				{ ...request, query: { ...request.query, limit: wanted, offset } },
 				extract,
 			);
-			results.push(...records);
+			// A page may hold more than asked (the service ignores `limit` on some paths): only what was asked is
+			// kept, one by one (a spread of a page of 100,000 records would overflow the call stack).
+			const kept = Math.min(records.length, wanted);
+			for (let index = 0; index < kept; index++) results.push(records[index]);
 			if (records.length < wanted) return results;
-			offset += records.length;
+			offset += kept;
 		}
 		throw new NodeOperationError(
 			this.context.getNode(),
@@ -285,9 +290,22 @@ export class MessagingClient {
 		if (this.baseUrl === undefined) {
 			const credentials = await this.context.getCredentials(CREDENTIAL_TYPE);
 			this.baseUrl = trimSlash(credentials.baseUrl);
-			this.secrets = [credentials.clientSecret, credentials.apiKey, credentials.accessToken];
+			this.credentialSecrets = [
+				credentials.clientSecret,
+				credentials.apiKey,
+				credentials.accessToken,
+			];
 		}
 		return this.baseUrl;
+	}
+
+	/**
+	 * What an error must not show: the credential's values as loaded, and every token this process obtained, read
+	 * when the error is built. The credential was loaded before this execution's own token exchange (and before a
+	 * refresh after a 401), so the token in use may be one the loaded values do not hold.
+	 */
+	private get secrets(): unknown[] {
+		return [...this.credentialSecrets, ...tokensKnown()];
 	}
 
 	/** A JSON answer without what the operation reads from it (an object of another shape, a number…). */

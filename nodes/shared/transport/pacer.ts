@@ -176,7 +176,12 @@ export class RequestPacer {
 	}
 
 	private async waitForStart(repeat: boolean): Promise<PacedStart> {
-		if (!this.paces) return { at: Date.now() };
+		if (!this.paces) {
+			// No spacing, but a wait the service asked for (Retry-After) is waited all the same.
+			const pause = this.pausedUntil - Date.now();
+			if (pause > 0) await sleep(pause);
+			return { at: Date.now() };
+		}
 		return await new Promise<PacedStart>((resolve) => {
 			this.waitingToStart.push({ resolve, repeat });
 			this.wake();

@@ -91,19 +91,40 @@ const issuedTokens = new Map<string, { token: string; older: string[]; at: numbe
 export const REUSE_FOR_MS = 50 * 60_000;
 const OLDER_KEPT = 20;
 
+/**
+ * What a token is bound to: a digest of the values it was obtained with (Base URL, authentication type, client id,
+ * secret). The credential stores it beside the token (`accessTokenFor`), so a token is never sent once any of them
+ * changed: the credential's `authenticate` asks n8n for a new exchange instead (see MessagingServiceApi).
+ */
+export function credentialDigest(credentials: ICredentialDataDecryptedObject): string {
+	return createHash('sha256')
+		.update(
+			JSON.stringify([
+				'messaging-token-for',
+				trimSlash(credentials.baseUrl),
+				credentials.authType ?? '',
+				credentials.clientId ?? '',
+				credentials.clientSecret ?? '',
+			]),
+		)
+		.digest('base64');
+}
+
+/** Every token this process obtained or saw replaced (the newest per credential and the older ones it keeps). */
+export function tokensKnown(): string[] {
+	const tokens: string[] = [];
+	for (const { token, older } of issuedTokens.values()) {
+		tokens.push(token);
+		for (const old of older) tokens.push(old);
+	}
+	return tokens;
+}
+
 export async function sharedTokenExchange(
 	post: PostJson,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<string> {
-	const key = createHash('sha256')
-		.update(
-			JSON.stringify([
-				trimSlash(credentials.baseUrl),
-				credentials.clientId,
-				credentials.clientSecret,
-			]),
-		)
-		.digest('base64');
+	const key = credentialDigest(credentials);
 	const held = typeof credentials.accessToken === 'string' ? credentials.accessToken : '';
 	const issued = issuedTokens.get(key);
 	if (

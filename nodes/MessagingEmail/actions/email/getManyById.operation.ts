@@ -6,11 +6,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput } from '../../../shared/items';
+import { emptyInput, invalidInput } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { runBulk } from '../../../shared/bulk';
 import { normaliseEmailRecord } from '../../../shared/records/email';
-import { describeValue, readParameter } from '../../../shared/parameters';
+import { readParameter } from '../../../shared/parameters';
+import { describeValue } from '../../../shared/objects';
 
 /** The service's limit for POST /smtp/emails/info. */
 const EMAIL_INFO_MAX_IDS = 500;
@@ -48,7 +49,7 @@ function readIds(context: IExecuteFunctions, itemIndex: number): string[] {
 		);
 	const list = Array.isArray(raw) ? raw : String(raw ?? '').split(/[,;\s]+/);
 	const ids = list.map((id) => String(id ?? '').trim()).filter((id) => id !== '');
-	if (ids.length === 0) throw invalidInput(context, itemIndex, 'Email IDs', 'no email ID given');
+	if (ids.length === 0) throw emptyInput(context, itemIndex, 'Email IDs');
 	return ids;
 }
 

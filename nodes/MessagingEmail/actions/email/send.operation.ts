@@ -6,10 +6,10 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput, runPerItem } from '../../../shared/items';
+import { emptyInput, invalidInput, runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { parseAddresses, type Address } from '../../helpers/addresses';
-import { requiredEmail, requiredString } from '../../helpers/fields';
+import { headerText, requiredEmail, requiredString } from '../../helpers/fields';
 import { approvedSenders, senderAddressLocator } from '../../helpers/senders';
 import {
 	attachmentOptions,
@@ -17,7 +17,8 @@ import {
 	readAttachments,
 	type PlannedBinary,
 } from '../../helpers/attachments';
-import { quoteValue, readParameter, readText } from '../../../shared/parameters';
+import { readParameter, readText } from '../../../shared/parameters';
+import { quoteValue } from '../../../shared/objects';
 import {
 	readVariables,
 	VariableError,
@@ -209,6 +210,8 @@ interface PreparedEmail {
 	email: IDataObject;
 	summary: IDataObject;
 	binaryAttachments: PlannedBinary[];
+	/** The email's encoded size without its binary attachments, for the size check once they are read. */
+	otherBytes: number;
 }
 
 function readRecipients(
@@ -288,14 +291,23 @@ async function prepare(
 	checkSender: SenderCheck,
 ): Promise<PreparedEmail> {
 	const fromEmail = requiredEmail(context, itemIndex, 'fromEmail', 'From');
-	const fromName = readText(context, 'fromName', itemIndex).trim();
+	const fromName = headerText(
+		context,
+		itemIndex,
+		'From Name',
+		readText(context, 'fromName', itemIndex).trim(),
+	);
 	const mode = readParameter(context, 'recipientsInput', itemIndex, 'text') as string;
 	const to = readRecipients(context, itemIndex, mode, 'to', 'To');
 	const cc = readRecipients(context, itemIndex, mode, 'cc', 'Cc');
 	const bcc = readRecipients(context, itemIndex, mode, 'bcc', 'Bcc');
-	if (to.length === 0)
-		throw invalidInput(context, itemIndex, 'To', 'no recipient', 'Give at least one address.');
-	const subject = requiredString(context, itemIndex, 'subject', 'Subject');
+	if (to.length === 0) throw emptyInput(context, itemIndex, 'To', 'Give at least one address.');
+	const subject = headerText(
+		context,
+		itemIndex,
+		'Subject',
+		requiredString(context, itemIndex, 'subject', 'Subject'),
+	);
 
 	const email: IDataObject = {};
 	const summary: IDataObject = {};
@@ -322,10 +334,13 @@ async function prepare(
 	}
 
 	const options = readParameter(context, 'options', itemIndex, {}) as IDataObject;
-	const { textAttachments, binaryAttachments, attachmentNames } = readAttachments(
+	const contentBytes =
+		String(email.html ?? '').length + Buffer.byteLength(String(email.text ?? ''), 'utf8');
+	const { textAttachments, binaryAttachments, attachmentNames, otherBytes } = readAttachments(
 		context,
 		itemIndex,
 		options,
+		contentBytes,
 	);
 	await checkSender(itemIndex, fromEmail);
 
@@ -345,7 +360,7 @@ async function prepare(
 		...(bcc.length ? { bcc } : {}),
 		...(attachmentNames.length ? { attachments: attachmentNames } : {}),
 	});
-	return { email, summary, binaryAttachments };
+	return { email, summary, binaryAttachments, otherBytes };
 }
 
 export async function execute(
@@ -355,8 +370,13 @@ export async function execute(
 	const checkSender = senderCheck(this, client);
 	return await runPerItem(this, client, {
 		prepare: async (itemIndex) => await prepare(this, itemIndex, checkSender),
-		send: async ({ email, summary, binaryAttachments }, itemIndex) => {
-			const attachments = await loadBinaryAttachments(this, itemIndex, binaryAttachments);
+		send: async ({ email, summary, binaryAttachments, otherBytes }, itemIndex) => {
+			const attachments = await loadBinaryAttachments(
+				this,
+				itemIndex,
+				binaryAttachments,
+				otherBytes,
+			);
 			const answer =
 				(await client.request<IDataObject>({
 					method: 'POST',

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { batchingField as sharedBatchingField } from '../../../shared/bulk';
-import { invalidInput } from '../../../shared/items';
+import { emptyInput, invalidInput } from '../../../shared/items';
 import { parseAddresses } from '../../helpers/addresses';
 import { readParameter } from '../../../shared/parameters';
 
@@ -33,7 +33,6 @@ export function readEmails(context: IExecuteFunctions, itemIndex: number): strin
 	const parsed = parseAddresses(readParameter(context, 'emails', itemIndex, '', { list: true }));
 	if (!parsed.ok) throw invalidInput(context, itemIndex, 'Email Addresses', parsed.problem);
 	const emails = parsed.addresses.map((address) => address.email);
-	if (emails.length === 0)
-		throw invalidInput(context, itemIndex, 'Email Addresses', 'no address given');
+	if (emails.length === 0) throw emptyInput(context, itemIndex, 'Email Addresses');
 	return emails;
 }

@@ -7,7 +7,8 @@ import {
 
 import { invalidInput } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runPhoneBulk } from '../../helpers/bulk';
+import { runPhoneBulk } from '../../helpers/bulk';
+import { readPhones } from '../../helpers/phones';
 import { batchingField, phonesField } from '../../helpers/fields';
 import { readText } from '../../../shared/parameters';
 

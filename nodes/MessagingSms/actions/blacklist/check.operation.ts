@@ -7,7 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { MAX_PHONES_PER_QUERY, readPhones, runPhoneBulk } from '../../helpers/bulk';
+import { MAX_PHONES_PER_QUERY, runPhoneBulk } from '../../helpers/bulk';
+import { readPhones } from '../../helpers/phones';
 import { batchingField, phonesField } from '../../helpers/fields';
 import { blacklistEntry, dataList } from '../../../shared/records/sms';
 

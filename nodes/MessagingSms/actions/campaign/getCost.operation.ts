@@ -10,9 +10,9 @@ import { chunk, invalidInput, runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { MAX_PHONES_PER_QUERY } from '../../helpers/bulk';
 import { optionalAddressBookIdField, readId } from '../../helpers/fields';
+import { readOptionalPhones } from '../../helpers/phones';
 import { bodyField, readBody, readRoute, readSender, routeField, senderField } from './shared';
 import { isRecord } from '../../../shared/objects';
-import { parsePhones } from '../../../shared/phones';
 import { readParameter } from '../../../shared/parameters';
 import { serviceNumber } from '../../../shared/records/values';
 
@@ -63,10 +63,8 @@ export async function execute(
 			}) as unknown;
 			const listGiven =
 				rawList !== '' && rawList !== undefined && rawList !== null && rawList !== 0;
-			const rawPhones = readParameter(this, 'phones', itemIndex, '', { list: true }) as unknown;
-			const { phones, invalid } = parsePhones(rawPhones);
-			const phonesGiven = phones.length > 0 || invalid.length > 0;
-			if (listGiven && phonesGiven) {
+			const phones = readOptionalPhones(this, itemIndex);
+			if (listGiven && phones.length) {
 				throw invalidInput(
 					this,
 					itemIndex,
@@ -74,20 +72,12 @@ export async function execute(
 					'give either a Mailing List ID or Phones, not both',
 				);
 			}
-			if (!listGiven && !phonesGiven) {
+			if (!listGiven && !phones.length) {
 				throw invalidInput(
 					this,
 					itemIndex,
 					'Mailing List ID',
 					'give either a Mailing List ID or Phones to price the campaign for',
-				);
-			}
-			if (invalid.length) {
-				throw invalidInput(
-					this,
-					itemIndex,
-					'Phones',
-					`not a valid phone number: ${invalid.map((phone) => JSON.stringify(phone)).join(', ')}`,
 				);
 			}
 			const addressBookId = listGiven

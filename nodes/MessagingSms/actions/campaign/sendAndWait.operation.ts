@@ -11,7 +11,8 @@ import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/se
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { smsLength, smsText } from '../../../shared/sendAndWait/smsLength';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { phoneField, readPhone } from '../../helpers/fields';
+import { phoneField } from '../../helpers/fields';
+import { readPhone } from '../../helpers/phones';
 import { readSender, senderField } from './shared';
 
 /**

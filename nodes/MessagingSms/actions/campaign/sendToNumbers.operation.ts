@@ -7,7 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runPhoneBulk } from '../../helpers/bulk';
+import { runPhoneBulk } from '../../helpers/bulk';
+import { readPhones } from '../../helpers/phones';
 import { batchingField, phonesField } from '../../helpers/fields';
 import {
 	bodyField,

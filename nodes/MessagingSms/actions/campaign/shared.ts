@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { futureSendTime, readDateParameter } from '../../../shared/dates';
-import { invalidInput } from '../../../shared/items';
+import { emptyInput, invalidInput } from '../../../shared/items';
 import { listOrTypedLocator } from '../../../shared/locators';
 import { readParameter, readText } from '../../../shared/parameters';
 
@@ -60,7 +60,7 @@ export function readSender(context: IExecuteFunctions, itemIndex: number): strin
 	const sender = String(
 		readParameter(context, 'sender', itemIndex, '', { extractValue: true }) ?? '',
 	).trim();
-	if (!sender) throw invalidInput(context, itemIndex, 'Sender', 'no sender given');
+	if (!sender) throw emptyInput(context, itemIndex, 'Sender');
 	if (!SENDER_PATTERN.test(sender)) {
 		throw invalidInput(
 			context,
@@ -84,7 +84,7 @@ export const bodyField: INodeProperties = {
 
 export function readBody(context: IExecuteFunctions, itemIndex: number): string {
 	const body = readText(context, 'body', itemIndex);
-	if (!body.trim()) throw invalidInput(context, itemIndex, 'Message', 'the message is empty');
+	if (!body.trim()) throw emptyInput(context, itemIndex, 'Message');
 	return body;
 }
 

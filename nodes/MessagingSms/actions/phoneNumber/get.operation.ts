@@ -8,7 +8,8 @@ import {
 import { runPerItem } from '../../../shared/items';
 import { isRecord } from '../../../shared/objects';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
-import { addressBookIdField, phoneField, readId, readPhone } from '../../helpers/fields';
+import { addressBookIdField, phoneField, readId } from '../../helpers/fields';
+import { readPhone } from '../../helpers/phones';
 import { withIsoTwins } from '../../../shared/records/values';
 
 const properties: INodeProperties[] = [addressBookIdField, phoneField()];

@@ -7,7 +7,8 @@ import {
 
 import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
-import { addressBookIdField, phoneField, readId, readPhone } from '../../helpers/fields';
+import { addressBookIdField, phoneField, readId } from '../../helpers/fields';
+import { readPhone } from '../../helpers/phones';
 import { readNamed, variablesFields } from '../../helpers/variables';
 
 const properties: INodeProperties[] = [

@@ -6,7 +6,8 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readPhones, runPhoneBulk } from '../../helpers/bulk';
+import { runPhoneBulk } from '../../helpers/bulk';
+import { readPhones } from '../../helpers/phones';
 import { addressBookIdField, batchingField, phonesField, readId } from '../../helpers/fields';
 import { readTyped, variablesFields, type TypedVariable } from '../../helpers/variables';
 

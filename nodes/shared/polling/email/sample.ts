@@ -43,7 +43,7 @@ async function sample(
 		} else if (first.total === undefined && records.length === PAGE_SIZE) {
 			records = await readAll((offset) => fetchBouncePage(client, offset), records);
 		}
-		events.push(...records.slice(-SAMPLE_SIZE).map(listBounce));
+		for (const record of records.slice(-SAMPLE_SIZE)) events.push(listBounce(record));
 	}
 	if (settings.events.includes('unsubscribe')) {
 		const now = Date.now();
@@ -55,7 +55,7 @@ async function sample(
 				...(await readAll((offset) => fetchUnsubscribePage(client, yesterday, offset))),
 				...records,
 			];
-		events.push(...records.slice(-SAMPLE_SIZE).map(listUnsubscribe));
+		for (const record of records.slice(-SAMPLE_SIZE)) events.push(listUnsubscribe(record));
 	}
 	const recent = events
 		.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
@@ -86,7 +86,8 @@ async function readAll(
 	for (let pages = 0; pages < MAX_PAGES; pages++) {
 		if (last && last.length < PAGE_SIZE) break;
 		last = (await fetchPage(records.length)).records;
-		records.push(...last);
+		// One by one: a spread of a page of 100,000 records would overflow the call stack.
+		for (const record of last) records.push(record);
 	}
 	return records;
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isServiceTime } from '../../serviceTime';
-import { isRecord } from '../../objects';
+import { isRecord, kindOf } from '../../objects';
 
 /**
  * What the trigger keeps in the node's static data between polls. Kept small on purpose: events are remembered
@@ -85,25 +85,18 @@ function digestMapProblem(
 	bucket: RegExp,
 	extraBucket?: string,
 ): string | undefined {
-	if (!isRecord(value)) return `is ${describe(value)}, not a map of digests`;
+	if (!isRecord(value)) return `is ${kindOf(value)}, not a map of digests`;
 	for (const [key, digests] of Object.entries(value)) {
 		if (!bucket.test(key) && key !== extraBucket) return `has the bucket "${key.slice(0, 40)}"`;
-		if (typeof digests !== 'string') return `holds ${describe(digests)} for ${key}`;
+		if (typeof digests !== 'string') return `holds ${kindOf(digests)} for ${key}`;
 		if (digests.length % DIGEST_LENGTH !== 0 || !DIGESTS.test(digests))
 			return `holds a cut or altered digest list for ${key}`;
 	}
 	return undefined;
 }
 
-function describe(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'string') return 'text';
-	return `a ${typeof value}`;
-}
-
 function bounceProblem(value: unknown): string | undefined {
-	if (!isRecord(value)) return `is ${describe(value)}`;
+	if (!isRecord(value)) return `is ${kindOf(value)}`;
 	const seen = digestMapProblem(value.seen, HOUR_BUCKET, 'unknown');
 	if (seen) return `digests ${seen}`;
 	if (value.newest !== undefined && !isServiceTime(value.newest))
@@ -114,7 +107,7 @@ function bounceProblem(value: unknown): string | undefined {
 }
 
 function unsubscribeProblem(value: unknown): string | undefined {
-	if (!isRecord(value)) return `is ${describe(value)}`;
+	if (!isRecord(value)) return `is ${kindOf(value)}`;
 	if (typeof value.from !== 'string' || !DAY.test(value.from)) return 'first day is not a day';
 	const seen = digestMapProblem(value.seen, DAY);
 	if (seen) return `digests ${seen}`;
@@ -127,8 +120,7 @@ function unsubscribeProblem(value: unknown): string | undefined {
 export function readState(stored: IDataObject): StoredState {
 	const candidate = stored[STATE_KEY];
 	if (candidate === undefined) return { kind: 'absent' };
-	if (!isRecord(candidate))
-		return { kind: 'damaged', reason: `the state is ${describe(candidate)}` };
+	if (!isRecord(candidate)) return { kind: 'damaged', reason: `the state is ${kindOf(candidate)}` };
 	if (candidate.version !== STATE_VERSION)
 		return {
 			kind: 'damaged',

@@ -7,7 +7,7 @@ import {
 
 import { clientForPoll } from '../../clientFactory';
 import { numberFromText } from '../../fields';
-import { describeValue } from '../../parameters';
+import { describeValue } from '../../objects';
 import { DAY_MS, dateToServiceTime, isServiceTime } from '../../serviceTime';
 import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../../triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../../records/sms';
