@@ -91,7 +91,7 @@ describe('SMS → Campaign → Send and Wait for Response', () => {
 		[
 			'no sender',
 			{ sender: { __rl: true, mode: 'name', value: '={{ "" }}' } },
-			'Sender: no sender given [item 0]',
+			'Sender: is empty [item 0]',
 		],
 		['no message', { message: '={{ "" }}' }, 'Message: is empty [item 0]'],
 		[

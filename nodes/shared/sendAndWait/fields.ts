@@ -147,6 +147,7 @@ const limitWaitTime: INodeProperties = {
 	displayName: 'Limit Wait Time',
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
+	placeholder: 'Add Wait Limit',
 	description:
 		'Whether to stop waiting after a while: the execution then goes on with the input items, each with "data": {"timedOut": true} (plus "approved": false for an approval)',
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
