@@ -327,7 +327,14 @@ export class N8nInstance {
 			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
-		const append = (chunk: Buffer) => writeFileSync(log, chunk, { flag: 'a' });
+		const append = (chunk: Buffer) => {
+			try {
+				writeFileSync(log, chunk, { flag: 'a' });
+			} catch (error) {
+				// Output of a process still exiting after dispose() removed its folder: nothing left to log to.
+				if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+			}
+		};
 		this.server.stdout!.on('data', append);
 		this.server.stderr!.on('data', append);
 		await this.waitForRest(log);

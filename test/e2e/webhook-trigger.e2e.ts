@@ -460,14 +460,15 @@ it('the sandbox posts its batches to the published trigger: every event exactly 
 	timings['example published and run'] = Date.now() - started;
 
 	// The example imported from its file or pasted in the editor: the editor sends the new workflow to n8n's REST API
-	// (the editor gives the node a random id first; n8n's create gives one to a node without). Two imports, two
-	// secrets; the saved id is the URL served once published.
+	// (the editor gives the node a random id first; n8n 2.x's create gives one to a node without, n8n 1.x's keeps
+	// what the editor sent, so on 1.x the request carries the id the editor made). Two imports, two secrets; the
+	// saved id is the URL served once published.
 	started = Date.now();
 	const fromFile = omit(example(EXAMPLE_FILE), 'id');
 	const imports = [];
 	for (const copy of [1, 2]) {
 		const created = (await n8n.rest('POST', '/rest/workflows', {
-			...fromFile,
+			...(n8n.major < 2 ? withFreshWebhookIds(fromFile) : fromFile),
 			name: `${fromFile.name} (import ${copy})`,
 			active: false,
 		})) as {

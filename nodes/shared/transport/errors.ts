@@ -139,12 +139,30 @@ function redirectTarget(headers: Record<string, unknown> | undefined): string {
 }
 
 /** Pulls status, body and headers out of what n8n's request helper threw. */
+/** Marks a token exchange failure carried in an error's `description` (n8n 1.x keeps no Error `cause`). */
+export const TOKEN_EXCHANGE_MARK = 'messaging-token-exchange:';
+
+function tokenExchangeIn(candidate: unknown): TokenExchangeFailure | undefined {
+	const description = (candidate as { description?: unknown })?.description;
+	if (typeof description !== 'string' || !description.startsWith(TOKEN_EXCHANGE_MARK))
+		return undefined;
+	try {
+		const failure = JSON.parse(
+			description.slice(TOKEN_EXCHANGE_MARK.length),
+		) as TokenExchangeFailure;
+		return typeof failure?.message === 'string' ? failure : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export function describeThrown(error: unknown): FailedAttempt {
 	const candidates = [error, (error as { cause?: unknown }).cause];
 	for (const candidate of candidates) {
 		// Thrown by the credential's token exchange (transport/token.ts): a refusal keeps its 401, a network
 		// failure stays a network failure, and either way the request itself was not sent.
-		const tokenExchange = (candidate as Partial<TokenExchangeError>)?.tokenExchange;
+		const tokenExchange =
+			(candidate as Partial<TokenExchangeError>)?.tokenExchange ?? tokenExchangeIn(candidate);
 		if (tokenExchange) {
 			return {
 				status: tokenExchange.status,

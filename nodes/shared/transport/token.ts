@@ -4,6 +4,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import {
 	answerPreview,
 	maskSecrets,
+	TOKEN_EXCHANGE_MARK,
 	type TokenExchangeError,
 	type TokenExchangeFailure,
 } from './errors';
@@ -17,6 +18,9 @@ export const EXCHANGE_PATH = '/oauth/access_token';
 function fail(failure: TokenExchangeFailure): TokenExchangeError {
 	return Object.assign(new Error(`Token exchange failed: ${failure.message}`), {
 		tokenExchange: failure,
+		// n8n 1.x wraps this in a NodeApiError that drops an Error `cause` but keeps `description`: the failure
+		// travels there too, so the node can still tell a refused exchange from a network failure (describeThrown).
+		description: TOKEN_EXCHANGE_MARK + JSON.stringify(failure),
 	});
 }
 
