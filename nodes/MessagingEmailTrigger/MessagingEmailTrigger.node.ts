@@ -10,11 +10,8 @@ import {
 } from 'n8n-workflow';
 
 import { WEBHOOK_KINDS, isWebhookKind, webhookEventOutput } from '../shared/records/emailEvents';
-import {
-	chosenEvents,
-	readServiceTimeZone,
-	serviceTimeZoneOption,
-} from '../shared/triggerSettings';
+import { readAccountTimeZone } from '../shared/account';
+import { checkChosenEvents, chosenEvents } from '../shared/triggerSettings';
 import { readBatch } from './body';
 import { RepeatFilter, eventKey } from './dedupe';
 import { WEBHOOK_PATH, secretMatches, secretOfRequestPath } from './secret';
@@ -34,10 +31,26 @@ const EVENT_OPTIONS = [
 		value: 'spam_by_user',
 		description: 'The recipient complained; the service also unsubscribes them',
 	},
-	{ name: 'Unsubscribed', value: 'unsubscribed' },
-	{ name: 'Resubscribed', value: 'resubscribed' },
-	{ name: 'Hard Bounce', value: 'hard_bounces' },
-	{ name: 'Soft Bounce', value: 'soft_bounces' },
+	{
+		name: 'Unsubscribed',
+		value: 'unsubscribed',
+		description: 'The recipient unsubscribed (the link in the email, or a list header)',
+	},
+	{
+		name: 'Resubscribed',
+		value: 'resubscribed',
+		description: 'An unsubscribed address was subscribed again',
+	},
+	{
+		name: 'Hard Bounce',
+		value: 'hard_bounces',
+		description: 'Delivery failed for good (unknown address, domain)',
+	},
+	{
+		name: 'Soft Bounce',
+		value: 'soft_bounces',
+		description: 'Delivery failed for now (mailbox full, server busy)',
+	},
 	{
 		name: 'Other Kinds',
 		value: 'other',
@@ -45,13 +58,14 @@ const EVENT_OPTIONS = [
 	},
 ];
 
-// n8n's notice keeps only <a>, <ul> and <li> (its HTML sanitiser), so the steps are list items.
+// n8n's notice keeps only <a>, <ul> and <li> (its HTML sanitiser), so the steps are list items (their bullet is the
+// only marker).
 const SETUP_STEPS = `Set-up (the service has no API for its webhooks):<ul>${[
-	'1. Copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
-	'2. In the service: Account Settings → API → create webhook, paste the URL as the handler URL.',
-	'3. Tick the events you want there (Delivered, Not delivered, Opened, Link clicked, Marked as spam, Unsubscribed, Resubscribed, Hard bounce, Soft bounce).',
-	'4. Opens and clicks need the account’s tracking on.',
-	'5. Publish (activate) this workflow. Requests without the right URL get 404 and start nothing.',
+	'Copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
+	'In the service: Account Settings → API → create webhook, paste the URL as the handler URL.',
+	'Tick the events you want there (Delivered, Not delivered, Opened, Link clicked, Marked as spam, Unsubscribed, Resubscribed, Hard bounce, Soft bounce).',
+	'Opens and clicks need the account’s tracking on.',
+	'Publish (activate) this workflow. Requests without the right URL get 404 and start nothing.',
 	'To change the secret: add a new Messaging Email Trigger (n8n gives every new node a new random ID), put its URL in the service, delete the old handler and node.',
 ]
 	.map((step) => `<li>${step}</li>`)
@@ -86,8 +100,10 @@ export class MessagingEmailTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).length + " email event kinds"}}',
 		description:
-			'Starts the workflow on the email service’s webhook events: delivered, opened, clicked, spam, bounces, unsubscribes',
+			'SendPulse transactional email: send, and manage bounces, unsubscribes, senders and domains; starts on the email events SendPulse posts (webhook)',
 		defaults: { name: 'Messaging Email Trigger' },
+		// Optional: only its Account Time Zone is read, for Event Time (UTC without a credential).
+		credentials: [{ name: 'messagingServiceApi', required: false }],
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: [
@@ -147,11 +163,6 @@ export class MessagingEmailTrigger implements INodeType {
 						description:
 							'Whether each request gives one item holding all its events (under "events") instead of one item per event',
 					},
-					{
-						...serviceTimeZoneOption,
-						description:
-							"Time zone of your account on the service (IANA name), for Event Time: the service's wall-clock form of the event's time, as its lists show it",
-					},
 				],
 			},
 		],
@@ -170,6 +181,9 @@ export class MessagingEmailTrigger implements INodeType {
 								'Open the workflow in the n8n editor and save it (n8n then gives the node its ID), or add the node anew.',
 						},
 					);
+				// Settings an expression or imported JSON can set to unknown values fail the activation, naming them.
+				checkChosenEvents(this.getNode(), this.getNodeParameter('events', []), EVENT_OPTIONS);
+				await readAccountTimeZone(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -202,7 +216,7 @@ export class MessagingEmailTrigger implements INodeType {
 		const chosen = new Set(chosenEvents(this.getNodeParameter('events', [])).map(String));
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Thrown before any key is remembered: n8n answers 500, so the service posts the batch again later.
-		const timeZone = readServiceTimeZone(node, options);
+		const timeZone = await readAccountTimeZone(this);
 
 		const wanted = batch.events.filter((raw) => {
 			const kind = String(raw.event ?? '');

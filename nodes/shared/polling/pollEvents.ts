@@ -19,7 +19,7 @@ export async function pollMessagingEvents(
 	const watchesEmail = chosenEvents(context.getNodeParameter('events', [])).some(
 		(event) => event === 'bounce' || event === 'unsubscribe',
 	);
-	const sms = readSmsSettings(context, DEFAULT_MAX_EVENTS_PER_POLL);
+	const sms = await readSmsSettings(context, DEFAULT_MAX_EVENTS_PER_POLL);
 	if (!watchesEmail && sms.events.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'Events: choose at least one event', {
 			description: 'The trigger needs at least one event type to watch.',

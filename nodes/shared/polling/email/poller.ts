@@ -6,12 +6,12 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../transport/client';
+import { readAccountTimeZone } from '../../account';
 import { clientForPoll } from '../../clientFactory';
 import {
 	chosenEvents,
 	DEFAULT_MAX_EVENTS_PER_POLL,
 	readMaxEventsPerPoll,
-	readServiceTimeZone,
 } from '../../triggerSettings';
 import {
 	fetchBouncePage,
@@ -91,7 +91,7 @@ interface ScanResult {
 	complete: boolean;
 }
 
-function readSettings(context: IPollFunctions): TriggerSettings {
+async function readSettings(context: IPollFunctions): Promise<TriggerSettings> {
 	const node = context.getNode();
 	const events = chosenEvents(context.getNodeParameter('events', [])).filter(
 		(event): event is EventType => event === 'bounce' || event === 'unsubscribe',
@@ -102,7 +102,7 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 		});
 	}
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const timeZone = readServiceTimeZone(node, options);
+	const timeZone = await readAccountTimeZone(context);
 	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, DEFAULT_MAX_EVENTS_PER_POLL);
 	return {
 		events: [...new Set(events)].sort(),
@@ -125,7 +125,7 @@ export const emailHandover: Handover<StoredState & { kind: 'valid' }> = {
 
 /** "Fetch Test Event" for the email events: the most recent ones, no state touched. */
 export async function sampleEmail(context: IPollFunctions): Promise<INodeExecutionData[][]> {
-	const settings = readSettings(context);
+	const settings = await readSettings(context);
 	return await sample(context, clientForPoll(context), settings);
 }
 
@@ -143,7 +143,7 @@ export async function pollEmail(
 	context: IPollFunctions,
 	stored: IDataObject,
 ): Promise<EmailPollResult> {
-	const settings = readSettings(context);
+	const settings = await readSettings(context);
 	const client = clientForPoll(context);
 	const startedAt = Date.now();
 	const deadline = pollDeadline(context, startedAt);

@@ -5,11 +5,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../account';
 import { clientForPoll } from '../../clientFactory';
 import { numberFromText } from '../../fields';
 import { describeValue } from '../../parameters';
 import { DAY_MS, dateToServiceTime, isServiceTime } from '../../serviceTime';
-import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../../triggerSettings';
+import { chosenEvents, readMaxEventsPerPoll } from '../../triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../../records/sms';
 import { readHandover, type Handover } from '../handover';
 import { SAMPLE_SIZE, pollDeadline, pollWarner } from '../pollRun';
@@ -38,7 +39,10 @@ export interface SmsSettings {
 	timeZone: string;
 }
 
-export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: number): SmsSettings {
+export async function readSmsSettings(
+	context: IPollFunctions,
+	defaultMaxEvents: number,
+): Promise<SmsSettings> {
 	const node = context.getNode();
 	const events = chosenEvents(context.getNodeParameter('events', [])).filter(isSmsEvent);
 	const options = context.getNodeParameter('options', {}) as IDataObject;
@@ -57,7 +61,7 @@ export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: numbe
 		);
 	}
 	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, defaultMaxEvents);
-	const timeZone = readServiceTimeZone(node, options);
+	const timeZone = await readAccountTimeZone(context);
 	return {
 		events: [...new Set(events)],
 		lookBackDays,
