@@ -70,7 +70,7 @@ export function checkChosenEvents(
 	if (unknown.length === 0) return;
 	throw new NodeOperationError(
 		node,
-		`Events: ${unknown.map((event) => describeValue(event)).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} of this trigger`,
+		`Events: ${unknown.map((event) => (typeof event === 'string' ? JSON.stringify(event) : describeValue(event))).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} of this trigger`,
 		{
 			description: `Choose from: ${offered.map((option) => `${option.name} (${String(option.value)})`).join(', ')}.`,
 		},

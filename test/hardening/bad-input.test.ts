@@ -19,6 +19,7 @@ import {
 	useExpressionEngine,
 	type RunNodeResult,
 } from '../harness/run-node';
+import { MessagingSmsTrigger } from '../../nodes/MessagingSmsTrigger/MessagingSmsTrigger.node';
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
 import { PollHarness } from '../trigger/poll-harness';
 import {
@@ -356,16 +357,15 @@ describe('values written in the parameter itself, and expressions n8n evaluates'
 describe('Messaging Trigger settings: refused at activation, naming the setting, before any request', () => {
 	const settings: Array<[string, INodeParameters, string]> = [
 		['no event chosen', { events: [] }, 'Events: choose at least one event'],
-		['an unknown event only', { events: ['open'] }, 'Events: choose at least one event'],
 		[
-			'Service Time Zone not a zone',
-			{ events: ['bounce'], options: { serviceTimeZone: 'Mars/Olympus' } },
-			'Service Time Zone: "Mars/Olympus" is not a time zone name',
+			'an unknown event only',
+			{ events: ['open'] },
+			'Events: "open" is not an event of this trigger',
 		],
 		[
-			'Service Time Zone an object (expression)',
-			{ events: ['bounce'], options: { serviceTimeZone: '={{ {"a":1} }}' } },
-			'Service Time Zone: must be text, but the value is an object ({"a":1})',
+			'an unknown event beside a known one (expression)',
+			{ events: '={{ ["bounce", "opened"] }}' },
+			'Events: "opened" is not an event of this trigger',
 		],
 		[
 			'Max Events per Poll 0',
@@ -435,6 +435,39 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		});
 		const outcome = await harness.activate();
 		expect(outcome.error?.message).toContain(message);
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
+});
+
+describe('trigger settings an expression or imported JSON sets to an unknown value: refused at activation', () => {
+	beforeAll(async () => await useExpressionEngine('legacy'));
+	it('Messaging SMS Trigger given email events (events = "bounce")', async () => {
+		const harness = new PollHarness({
+			nodeType: new MessagingSmsTrigger(),
+			parameters: { events: '={{ "bounce" }}' },
+			credentials: store,
+		});
+		const outcome = await harness.activate();
+		expect(outcome.error?.message).toBe('Events: "bounce" is not an event of this trigger');
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
+	it.each([
+		['not a zone', 'Mars/Olympus', 'Account Time Zone: "Mars/Olympus" is not a time zone name'],
+		[
+			'an offset, not a zone name',
+			'GMT+2 Berlin',
+			'Account Time Zone: "GMT+2 Berlin" is not a time zone name',
+		],
+	])("the credential's Account Time Zone %s", async (_, timeZone, message) => {
+		const harness = new PollHarness({
+			nodeType: new MessagingSmsTrigger(),
+			parameters: { events: ['smsDelivered'] },
+			credentials: new CredentialStore({ ...sandboxCredentials(sandbox, 'apiKey'), timeZone }),
+		});
+		const outcome = await harness.activate();
+		expect(outcome.error?.message).toBe(message);
 		expect(sandbox.log.all()).toEqual([]);
 		cases++;
 	});

@@ -4,7 +4,7 @@ import { parse as parseQueryString } from 'node:querystring';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import { ErrorReporter, WebhookContext } from 'n8n-core';
+import { ErrorReporter, HookContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
 	type INode,
@@ -16,6 +16,7 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { CredentialStore, TestCredentialsHelper } from './credentials';
 import { NodeTypes } from './run-node';
 
 /**
@@ -53,6 +54,8 @@ export interface WebhookHarnessOptions {
 	/** n8n's random id of the node (undefined: a node imported without one). */
 	webhookId?: string;
 	workflowId?: string;
+	/** The node's (optional) Messaging credential; undefined: the node has none. */
+	credentials?: CredentialStore;
 }
 
 /**
@@ -82,6 +85,9 @@ export class WebhookHarness {
 			position: [0, 0],
 			parameters: options.parameters,
 			...(options.webhookId ? { webhookId: options.webhookId } : {}),
+			...(options.credentials
+				? { credentials: { messagingServiceApi: { id: '1', name: 'Sandbox' } } }
+				: {}),
 		};
 		this.workflow = new Workflow({
 			id: options.workflowId ?? 'webhook-workflow',
@@ -102,6 +108,29 @@ export class WebhookHarness {
 
 	testUrl(): string {
 		return `${this.url}/webhook-test/${this.options.webhookId}/${this.webhookPath()}`;
+	}
+
+	/**
+	 * Activation as n8n runs it for a webhook node (n8n-core's HookContext, mode "trigger", activation "activate"):
+	 * the node's `checkExists`; it throws what n8n shows as the activation error.
+	 */
+	async activate(): Promise<boolean> {
+		const additionalData = {
+			webhookBaseUrl: `${this.url}/webhook/`,
+			webhookTestBaseUrl: `${this.url}/webhook-test/`,
+			variables: {},
+			...(this.options.credentials
+				? { credentialsHelper: new TestCredentialsHelper(this.options.credentials) }
+				: {}),
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const context = new HookContext(
+			this.workflow,
+			this.node,
+			additionalData,
+			'trigger',
+			'activate',
+		);
+		return await this.options.nodeType.webhookMethods!.default!.checkExists.call(context);
 	}
 
 	/** Items of every run the node started, in order. */
@@ -195,6 +224,9 @@ export class WebhookHarness {
 			formWaitingBaseUrl: `${this.url}/form-waiting/`,
 			restApiUrl: `${this.url}/rest`,
 			variables: {},
+			...(this.options.credentials
+				? { credentialsHelper: new TestCredentialsHelper(this.options.credentials) }
+				: {}),
 		} as unknown as IWorkflowExecuteAdditionalData;
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
