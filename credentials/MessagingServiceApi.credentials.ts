@@ -56,7 +56,7 @@ export class MessagingServiceApi implements ICredentialType {
 				},
 			],
 			// A credential saved before API Key was the default has no authType but a Client ID and Secret: it
-			// keeps signing in with them (usesApiKey in nodes/shared/account.ts).
+			// keeps signing in with them (the hidden twins below, usesApiKey in nodes/shared/account.ts).
 			default: 'apiKey',
 		},
 		{
@@ -90,6 +90,24 @@ export class MessagingServiceApi implements ICredentialType {
 			description:
 				"In SendPulse: Account Settings → API, the REST API's Secret (shown next to the ID)",
 			displayOptions: { show: { authType: ['clientCredentials'] } },
+		},
+		// A credential saved before API Key became the default has no authType: n8n reads it as API Key and would
+		// drop its Client ID and Secret, shown only for Client ID and Secret. These hidden twins keep them (never
+		// shown), so usesApiKey (nodes/shared/account.ts) can still sign in with them when no key is set.
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'hidden',
+			default: '',
+			displayOptions: { show: { authType: ['apiKey'] } },
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+			displayOptions: { show: { authType: ['apiKey'] } },
 		},
 		{
 			displayName: 'Account Time Zone',
