@@ -194,6 +194,10 @@ function declarationAt(
  * that is what `{{ $json.code }}` means; nothing becomes ''; an object or array is refused, so it can never
  * go out as `[object Object]` or `a,b`.
  */
+/** What to do when an expression gives an object or a list where text is read. */
+const TEXT_HINT =
+	'The expression gives an object or a list. Point it at the field that holds the text (for example {{ $json.subject }} rather than {{ $json }}), or turn the value into text yourself, for example {{ JSON.stringify($json.subject) }}.';
+
 function asText(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -211,6 +215,7 @@ function asText(
 		itemIndex,
 		owner ?? displayName,
 		`${owner ? `${displayName} ` : ''}must be text, but the value is ${describeValue(value)}`,
+		TEXT_HINT,
 	);
 }
 
@@ -427,6 +432,7 @@ class ParameterReader {
 				itemIndex,
 				declaration.displayName,
 				`must be text, but the value is ${describeValue(value)}`,
+				TEXT_HINT,
 			);
 		return value;
 	}

@@ -115,3 +115,19 @@ describe('the Test button', () => {
 		expect(sandbox.log.all()).toEqual([]);
 	});
 });
+
+test('a refused API key: the error says where to get another one; no token exchange is tried', async () => {
+	const result = await send({
+		baseUrl: sandbox.url,
+		authType: 'apiKey',
+		apiKey: 'sp_apikey_revoked',
+	});
+	expect(result.error?.description).toBe(
+		'The service refused the credential: open the Messaging credential and paste an API key from SendPulse (Account Settings → API → Create API key); a deleted key stops working',
+	);
+	// n8n repeats a request once after a 401 (its refresh path; an API key has nothing to refresh).
+	expect(sandbox.log.all().map((entry) => [entry.path, entry.status])).toEqual([
+		['/probe/send', 401],
+		['/probe/send', 401],
+	]);
+});

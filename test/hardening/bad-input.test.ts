@@ -346,6 +346,19 @@ describe('values written in the parameter itself, and expressions n8n evaluates'
 			'To: ""Doe, John <john@example.com>" has an opening quote (") without a closing one [item 0]',
 		],
 	];
+	it('an object as Subject: the error says what to do', async () => {
+		const result = await run(
+			'email',
+			withParameter(email.base, 'subject', '={{ {"a":1} }}'),
+			[undefined],
+			false,
+		);
+		expect(result.error?.description).toBe(
+			'The expression gives an object or a list. Point it at the field that holds the text (for example {{ $json.subject }} rather than {{ $json }}), or turn the value into text yourself, for example {{ JSON.stringify($json.subject) }}.',
+		);
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
 	it.each(literal)('%s', async (_, node, parameters, message) => {
 		const result = await run(node, parameters, [undefined], false);
 		expect(result.error?.message).toContain(message);
