@@ -480,7 +480,8 @@ export function readParameter(
 
 /** A text parameter as text: its declared display name in errors (the name if it has no declaration). */
 export function readText(context: IExecuteFunctions, name: string, itemIndex: number): string {
-	const value = readParameter(context, name, itemIndex, '');
+	// A resource locator (Template) gives its value; anything else is read as it is (extract → read).
+	const value = readParameter(context, name, itemIndex, '', { extractValue: true });
 	return typeof value === 'string' ? value : asText(context, itemIndex, value, name);
 }
 

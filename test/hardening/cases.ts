@@ -362,7 +362,7 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS },
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID },
 			{ path: 'body', displayName: 'Message', values: MESSAGE },
 			{ path: 'options.sendDate', displayName: 'Send At', values: BAD_SEND_AT },
 		],
@@ -426,7 +426,7 @@ export const OPERATIONS: OperationCase[] = [
 		operation: 'add',
 		base: { resource: 'phoneNumber', operation: 'add', addressBookId: 12, phones: '380986235698' },
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID },
 			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
 		],
 	},
@@ -442,7 +442,7 @@ export const OPERATIONS: OperationCase[] = [
 			...variables,
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
 		],
 	},
@@ -452,7 +452,7 @@ export const OPERATIONS: OperationCase[] = [
 		operation: 'get',
 		base: { resource: 'phoneNumber', operation: 'get', addressBookId: 12, phone: '380986235698' },
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{ path: 'phone', displayName: 'Phone', values: BAD_PHONES.slice(0, 3) },
 		],
 	},
@@ -467,7 +467,7 @@ export const OPERATIONS: OperationCase[] = [
 			phones: '380986235698',
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
 		],
 	},
@@ -483,7 +483,7 @@ export const OPERATIONS: OperationCase[] = [
 			...variables,
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{ path: 'phone', displayName: 'Phone', values: BAD_PHONES.slice(0, 3) },
 		],
 	},
@@ -499,7 +499,7 @@ export const OPERATIONS: OperationCase[] = [
 			...variables,
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{ path: 'phones', displayName: 'Phones', values: BAD_PHONES.slice(0, 3) },
 		],
 	},

@@ -600,15 +600,12 @@ describe('Campaign: Get Many and Get Cost', () => {
 	test.each([
 		[
 			{ addressBookId: '21', phones: '380986235698' },
-			'Mailing List ID: give either a Mailing List ID or Phones, not both [item 0]',
+			'Mailing List: give either a Mailing List or Phones, not both [item 0]',
 		],
-		[
-			{},
-			'Mailing List ID: give either a Mailing List ID or Phones to price the campaign for [item 0]',
-		],
+		[{}, 'Mailing List: give either a Mailing List or Phones to price the campaign for [item 0]'],
 		[
 			{ addressBookId: 'list-21' },
-			'Mailing List ID: must be a positive whole number (got "list-21") [item 0]',
+			'Mailing List: must be a positive whole number (got "list-21") [item 0]',
 		],
 	])('Get Cost with %p → clear error, zero requests', async (extra, message) => {
 		const result = await t.run(campaign('getCost', { sender: 'Sandbox', body: 'Hello', ...extra }));

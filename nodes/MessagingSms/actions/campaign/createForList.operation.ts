@@ -39,7 +39,7 @@ export async function execute(
 	return await runPerItem(this, client, {
 		prepare: (itemIndex): IDataObject => ({
 			sender: readSender(this, itemIndex),
-			addressBookId: readId(this, itemIndex, 'addressBookId', 'Mailing List ID'),
+			addressBookId: readId(this, itemIndex, 'addressBookId', 'Mailing List'),
 			body: readBody(this, itemIndex),
 			...readCampaignOptions(this, itemIndex, accountZone),
 		}),

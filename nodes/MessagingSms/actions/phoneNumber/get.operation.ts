@@ -23,7 +23,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
-			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
+			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List');
 			const phone = readPhone(this, itemIndex);
 			return { addressBookId, phone };
 		},
