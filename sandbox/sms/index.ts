@@ -7,6 +7,7 @@ import {
 	canonicalPhone,
 	checkVariable,
 	invalid,
+	NEVER_DELIVERED_RULE,
 	PHONE_STATUS,
 	SENDER_STATUS,
 	SmsState,
@@ -616,6 +617,8 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		handle: () => ({
 			body: {
 				settings: state.settings,
+				// Named for whoever inspects the demo: how to make a phone "Not delivered" from the editor.
+				deliveryRule: NEVER_DELIVERED_RULE,
 				prices: state.prices,
 				lists: [...state.lists.values()].map((list) => ({
 					id: list.id,

@@ -239,10 +239,16 @@ export async function pollSms(
 }
 
 /** "Fetch Test Event": the statuses of the newest campaigns whose send date has passed; the state is untouched. */
+/** Fetch Test Event's SMS sample, and how many statuses of events not chosen it passed over (for its empty message). */
+export interface SmsSample {
+	items: INodeExecutionData[];
+	notChosen: Partial<Record<SmsEventType, number>>;
+}
+
 export async function sampleSms(
 	context: IPollFunctions,
 	settings: SmsSettings,
-): Promise<INodeExecutionData[]> {
+): Promise<SmsSample> {
 	const client = clientForPoll(context);
 	const startedAt = Date.now();
 	const now = dateToServiceTime(startedAt, settings.timeZone);
@@ -258,17 +264,19 @@ export async function sampleSms(
 		)
 		.slice(0, SAMPLE_CAMPAIGNS);
 	const items: INodeExecutionData[] = [];
+	const notChosen: SmsSample['notChosen'] = {};
 	for (const campaign of newest) {
 		const detail = await readCampaign(client, campaign.id);
 		if (detail === 'gone') continue;
 		for (const phone of sortedPhones(detail)) {
 			const event = currentEvent(phone);
+			if (event && !settings.events.includes(event)) notChosen[event] = (notChosen[event] ?? 0) + 1;
 			if (!event || !settings.events.includes(event)) continue;
 			items.push({
 				json: smsOutput(event, campaign.id, detail, phone, startedAt, settings.timeZone),
 			});
-			if (items.length >= SAMPLE_SIZE) return items;
+			if (items.length >= SAMPLE_SIZE) return { items, notChosen };
 		}
 	}
-	return items;
+	return { items, notChosen };
 }
