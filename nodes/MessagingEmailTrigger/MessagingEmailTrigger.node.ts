@@ -11,6 +11,7 @@ import {
 
 import { WEBHOOK_KINDS, isWebhookKind, webhookEventOutput } from '../shared/records/emailEvents';
 import { readAccountTimeZone } from '../shared/account';
+import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import { checkChosenEvents, chosenEvents } from '../shared/triggerSettings';
 import { readBatch } from './body';
 import { RepeatFilter, eventKey } from './dedupe';
@@ -103,7 +104,9 @@ export class MessagingEmailTrigger implements INodeType {
 			'SendPulse transactional email: send, and manage bounces, unsubscribes, senders and domains; starts on the email events SendPulse posts (webhook)',
 		defaults: { name: 'Messaging Email Trigger' },
 		// Optional: only its Account Time Zone is read, for Event Time (UTC without a credential).
-		credentials: [{ name: 'messagingServiceApi', required: false }],
+		credentials: [
+			{ name: 'messagingServiceApi', required: false, testedBy: 'messagingServiceApiTest' },
+		],
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: [
@@ -167,6 +170,8 @@ export class MessagingEmailTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
 
 	webhookMethods = {
 		default: {

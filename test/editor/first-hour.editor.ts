@@ -121,23 +121,13 @@ const panelNamed = (name: string) => allPanels().find((panel) => panel.name === 
 const parametersText = async () =>
 	(await page.getByTestId('node-parameters').innerText()).replace(/\s+/g, ' ');
 
-/** Options → the option named `label`, from the collection's add dropdown. */
+/**
+ * Options → the option named `label`, from the collection's add dropdown (n8n's legacy collection: a filterable
+ * select). Options is the first collection of the Send panel (Request Options comes after it).
+ */
 async function addOption(label: string) {
-	const options = page
-		.getByTestId('parameter-input-options')
-		.or(page.getByTestId('node-parameters'));
-	await options
-		.getByTestId('collection-parameter-add-dropdown')
-		.or(options.getByTestId('collection-parameter-add'))
-		.last()
-		.click();
-	await page
-		.locator(
-			'[data-test-id="collection-parameter-option"]:visible, .el-select-dropdown__item:visible, [role="menuitem"]:visible',
-		)
-		.getByText(label, { exact: true })
-		.first()
-		.click();
+	await page.getByTestId('collection-parameter-add').first().click();
+	await page.getByTestId('collection-parameter-option').filter({ hasText: label }).first().click();
 }
 
 describe('Email → Send → Options (issue 22, item 4)', () => {
@@ -145,8 +135,9 @@ describe('Email → Send → Options (issue 22, item 4)', () => {
 		await freshEditor();
 		await addAction(panelNamed('Messaging Email Email Send'));
 		await addOption('Text Attachments');
-		await page.getByText('Add Text Attachment', { exact: true }).click();
+		await page.getByText('Add Text Attachment', { exact: true }).first().click();
 		await addOption('Binary File Names');
+		await page.waitForTimeout(500);
 		await page.screenshot({ path: join(SHOTS, 'first-hour-send-options.png') });
 		const text = await parametersText();
 		expect(text).not.toContain('No properties');
