@@ -131,18 +131,30 @@ async function addOption(label: string) {
 }
 
 describe('Email → Send → Options (issue 22, item 4)', () => {
-	it('Text Attachments, then Binary File Names: both stay, with their fields', async () => {
+	/** The Options collection's part of the panel's text (Request Options follows it). */
+	const optionsText = async () => {
+		const text = await parametersText();
+		return text.slice(text.indexOf(' Options '), text.indexOf(' Request Options '));
+	};
+
+	// Before the fix both were entries of Options: adding Text Attachments, then Binary File Names, left Options at
+	// "No properties" (n8n's editor drops an Options entry whose list is still empty when another is added).
+	it('Text Attachments and Binary File Names are fields of their own: both stay as options are added', async () => {
 		await freshEditor();
 		await addAction(panelNamed('Messaging Email Email Send'));
-		await addOption('Text Attachments');
+		const before = await parametersText();
+		expect(before).toMatch(/Text Attachments.*Currently no items exist.*Add Text Attachment/);
+		expect(before).toMatch(/Binary File Names.*Currently no items exist.*Add File Name/);
 		await page.getByText('Add Text Attachment', { exact: true }).first().click();
-		await addOption('Binary File Names');
+		await addOption('Binary Attachments');
+		await page.getByText('Add File Name', { exact: true }).first().click();
 		await page.waitForTimeout(500);
-		await page.screenshot({ path: join(SHOTS, 'first-hour-send-options.png') });
-		const text = await parametersText();
-		expect(text).not.toContain('No properties');
-		expect(text).toContain('Text Attachments');
-		expect(text).toContain('Binary File Names');
+		await page.screenshot({ path: join(SHOTS, 'first-hour-send-attachments.png') });
+		const after = await parametersText();
+		expect(after).toMatch(/Text Attachments File Name .*Content .*Add Text Attachment/);
+		expect(after).toMatch(/Binary File Names Binary Property .*File Name .*Add File Name/);
+		expect(await optionsText()).toContain('Binary Attachments');
+		expect(await optionsText()).not.toContain('No properties');
 	});
 });
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../../shared/items';
+import { readParameter } from '../../shared/parameters';
 
 /** Send's attachment options: binary properties of the item (optionally renamed) and attachments given as text. */
 export const attachmentOptions: INodeProperties[] = [
@@ -12,6 +13,14 @@ export const attachmentOptions: INodeProperties[] = [
 		placeholder: 'data, invoice',
 		description: 'Names of the binary properties of the input item to attach, comma-separated',
 	},
+];
+
+/**
+ * Binary File Names and Text Attachments: lists of rows, so top-level fields of Send, not Options. n8n's editor
+ * drops an Options entry whose list is still empty as soon as another option is added (its parameter cleanup
+ * removes empty objects inside a collection): Text Attachments, then Binary File Names left "No properties".
+ */
+export const attachmentListFields: INodeProperties[] = [
 	{
 		displayName: 'Binary File Names',
 		name: 'attachmentFileNames',
@@ -20,7 +29,7 @@ export const attachmentOptions: INodeProperties[] = [
 		placeholder: 'Add File Name',
 		default: {},
 		description:
-			'File names to use for Binary Attachments instead of the ones stored with the binary data',
+			'File names to use for the binary properties in Options → Binary Attachments instead of the ones stored with the binary data',
 		options: [
 			{
 				displayName: 'File Name',
@@ -95,11 +104,9 @@ function planBinaryAttachments(
 		.split(',')
 		.map((name) => name.trim())
 		.filter((name) => name !== '');
+	const fileNames = readParameter(context, 'attachmentFileNames', itemIndex, {}) as IDataObject;
 	const renames = new Map(
-		(
-			((options.attachmentFileNames as IDataObject | undefined)?.names as
-				IDataObject[] | undefined) ?? []
-		)
+		((fileNames?.names as IDataObject[] | undefined) ?? [])
 			.filter((row) => String(row.fileName ?? '').trim() !== '')
 			.map((row) => [String(row.binaryPropertyName ?? '').trim(), String(row.fileName).trim()]),
 	);
@@ -166,8 +173,8 @@ export function readAttachments(
 	attachmentNames: string[];
 } {
 	const textAttachments: Record<string, string> = {};
-	for (const row of ((options.textAttachments as IDataObject | undefined)?.attachments as
-		IDataObject[] | undefined) ?? []) {
+	const texts = readParameter(context, 'textAttachments', itemIndex, {}) as IDataObject;
+	for (const row of (texts?.attachments as IDataObject[] | undefined) ?? []) {
 		const fileName = String(row.fileName ?? '').trim();
 		if (!fileName)
 			throw invalidInput(context, itemIndex, 'Text Attachments', 'an attachment has no file name');

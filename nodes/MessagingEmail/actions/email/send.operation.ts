@@ -13,6 +13,7 @@ import { parseAddresses, type Address } from '../../helpers/addresses';
 import { requiredEmail, requiredString } from '../../helpers/fields';
 import { approvedSenders, senderAddressLocator } from '../../helpers/senders';
 import {
+	attachmentListFields,
 	attachmentOptions,
 	loadBinaryAttachments,
 	readAttachments,
@@ -192,6 +193,7 @@ const properties: INodeProperties[] = [
 		jsonDescription:
 			'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}, or a list of {name, value}',
 	}),
+	...attachmentListFields,
 	{
 		displayName: 'Options',
 		name: 'options',
