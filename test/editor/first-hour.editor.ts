@@ -127,7 +127,10 @@ const parametersText = async () =>
  */
 async function addOption(label: string) {
 	await page.getByTestId('collection-parameter-add').first().click();
-	await page.getByTestId('collection-parameter-option').filter({ hasText: label }).first().click();
+	const option = page.getByTestId('collection-parameter-option').filter({ hasText: label }).first();
+	// A collection of one option is a button that adds it at once (n8n shows no list then).
+	if (await option.isVisible({ timeout: 2_000 }).catch(() => false)) await option.click();
+	await page.getByTestId('node-parameters').getByText(label, { exact: true }).first().waitFor();
 }
 
 describe('Email → Send → Options (issue 22, item 4)', () => {
@@ -227,9 +230,9 @@ async function waitForExecution(workflowId: string, ms: number) {
 
 /** Publishes the open workflow from the editor's header; resolves once n8n reports it active. */
 async function publishFromEditor(workflowId: string) {
+	// The header's Publish opens n8n's publish dialog; its own Publish button publishes.
+	await page.getByTestId('workflow-open-publish-modal-button').click();
 	await page.getByTestId('workflow-publish-button').click();
-	const confirm = page.getByRole('dialog').getByRole('button', { name: /^Publish$/ });
-	if (await confirm.isVisible({ timeout: 3_000 }).catch(() => false)) await confirm.click();
 	const deadline = Date.now() + 30_000;
 	while (Date.now() < deadline) {
 		const workflow = (await n8n.api('GET', `/workflows/${workflowId}`)) as { active: boolean };
