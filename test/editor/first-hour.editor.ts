@@ -279,11 +279,10 @@ async function fire(file: string, workflow: Workflow) {
 		const trigger = workflow.nodes.find((node) => node.type.endsWith('messagingEmailTrigger'))!;
 		await page.getByTestId('canvas-node').filter({ hasText: trigger.name }).first().dblclick();
 		await page.getByTestId('ndv').waitFor();
-		await page
-			.getByText('Production URL', { exact: false })
-			.first()
-			.click()
-			.catch(() => undefined);
+		// The panel's "Webhook URLs" section opens on a click; its toggle shows the Production URL.
+		await page.getByTestId('ndv').getByText('Webhook URLs', { exact: true }).first().click();
+		await page.getByTestId('ndv').getByText('Production URL', { exact: true }).first().click();
+		await page.waitForTimeout(300);
 		const shown = (await page.getByTestId('ndv').innerText()).match(
 			/https?:\/\/\S+\/webhook\/\S+\/email-events/,
 		);
