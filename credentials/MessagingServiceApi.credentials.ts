@@ -7,6 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { usesApiKey } from '../nodes/shared/account';
 import type { RawAnswer } from '../nodes/shared/transport/http';
 import {
 	credentialDigest,
@@ -40,7 +41,7 @@ function tokenForOtherValues(): Error {
 export class MessagingServiceApi implements ICredentialType {
 	name = 'messagingServiceApi';
 
-	displayName = 'Messaging Service API';
+	displayName = 'Messaging Service (SendPulse) API';
 
 	icon: Icon = {
 		light: 'file:../nodes/shared/icons/messaging.svg',
@@ -51,21 +52,42 @@ export class MessagingServiceApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: 'https://api.sendpulse.com',
-			description: "Root of the API. Change it only to reach a proxy or the package's API sandbox.",
+			displayName:
+				'SendPulse email and SMS. Fastest: an API key. In SendPulse, open Account Settings → API, activate the REST API, click "Create API key", copy the key (it starts with sp_apikey_ and does not expire until you delete it) and paste it below. Then set your account\'s time zone (Account Settings → Time zone) and click Save: n8n tests the credential.',
+			name: 'setupNotice',
+			type: 'notice',
+			default: '',
 		},
 		{
 			displayName: 'Authentication',
 			name: 'authType',
 			type: 'options',
 			options: [
-				{ name: 'Client ID and Secret', value: 'clientCredentials' },
-				{ name: 'API Key', value: 'apiKey' },
+				{
+					name: 'API Key (Recommended)',
+					value: 'apiKey',
+					description: 'A key that does not expire, created in Account Settings → API',
+				},
+				{
+					name: 'Client ID and Secret',
+					value: 'clientCredentials',
+					description: "The REST API's ID and Secret, exchanged for a one-hour token",
+				},
 			],
-			default: 'clientCredentials',
+			// A credential saved before API Key was the default has no authType but a Client ID and Secret: it
+			// keeps signing in with them (the hidden twins below, usesApiKey in nodes/shared/account.ts).
+			default: 'apiKey',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'In SendPulse: Account Settings → API → Create API key. It starts with sp_apikey_ and is sent as a Bearer token.',
+			displayOptions: { show: { authType: ['apiKey'] } },
 		},
 		{
 			displayName: 'Client ID',
@@ -74,7 +96,7 @@ export class MessagingServiceApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				"In the service's web app: Account Settings → API, the REST API's ID (activate the REST API there first)",
+				"In SendPulse: Account Settings → API, the REST API's ID (activate the REST API there first)",
 			displayOptions: { show: { authType: ['clientCredentials'] } },
 		},
 		{
@@ -85,18 +107,42 @@ export class MessagingServiceApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				"In the service's web app: Account Settings → API, the REST API's Secret (shown next to the ID)",
+				"In SendPulse: Account Settings → API, the REST API's Secret (shown next to the ID)",
 			displayOptions: { show: { authType: ['clientCredentials'] } },
 		},
+		// A credential saved before API Key became the default has no authType: n8n reads it as API Key and would
+		// drop its Client ID and Secret, shown only for Client ID and Secret. These hidden twins keep them (never
+		// shown), so usesApiKey (nodes/shared/account.ts) can still sign in with them when no key is set.
 		{
-			displayName: 'API Key',
-			name: 'apiKey',
-			type: 'string',
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'hidden',
+			default: '',
+			displayOptions: { show: { authType: ['apiKey'] } },
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'hidden',
 			typeOptions: { password: true },
 			default: '',
-			required: true,
-			description: 'A static key (it starts with sp_apikey_), sent as a Bearer token',
 			displayOptions: { show: { authType: ['apiKey'] } },
+		},
+		{
+			displayName: 'Account Time Zone',
+			name: 'timeZone',
+			type: 'string',
+			default: 'UTC',
+			placeholder: 'Europe/Berlin',
+			description:
+				"Your SendPulse account's time zone (Account Settings → Time zone), as an IANA name such as UTC or Europe/Berlin. The service reads and writes times without a zone, in this one: Send At, date filters, event times and the triggers use it.",
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.sendpulse.com',
+			description: "Root of the API. Change it only to reach a proxy or the package's API sandbox.",
 		},
 		{
 			displayName: 'Access Token',
@@ -116,7 +162,7 @@ export class MessagingServiceApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		if (credentials.authType === 'apiKey') return {};
+		if (usesApiKey(credentials)) return {};
 		const post: PostJson = async (url, body) =>
 			(await this.helpers.httpRequest({
 				method: 'POST',
@@ -140,12 +186,10 @@ export class MessagingServiceApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	) {
-		if (
-			credentials.authType !== 'apiKey' &&
-			credentials.accessTokenFor !== credentialDigest(credentials)
-		)
+		const apiKey = usesApiKey(credentials);
+		if (!apiKey && credentials.accessTokenFor !== credentialDigest(credentials))
 			throw tokenForOtherValues();
-		const token = credentials.authType === 'apiKey' ? credentials.apiKey : credentials.accessToken;
+		const token = apiKey ? credentials.apiKey : credentials.accessToken;
 		requestOptions.headers = {
 			...requestOptions.headers,
 			Authorization: `Bearer ${String(token)}`,

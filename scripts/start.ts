@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { N8nInstance, packPackage, ROOT } from './n8n/instance';
 import { withFreshWebhookIds } from './n8n/webhook-ids';
+import { seedDemo } from './demo-seed';
 import { startQueueDemo } from './queue/demo';
 import { startSandbox, type Sandbox } from '../sandbox';
 
@@ -38,24 +39,28 @@ async function credentialData(): Promise<{
 				'MESSAGING_BASE_URL is set: also set MESSAGING_API_KEY, or MESSAGING_CLIENT_ID and MESSAGING_CLIENT_SECRET',
 			);
 		}
+		// The account's time zone (SendPulse: Account Settings → Time zone), for Send At and event times.
+		const timeZone = process.env.MESSAGING_TIME_ZONE ?? 'UTC';
 		const data: Record<string, string> = apiKey
-			? { baseUrl: live, authType: 'apiKey', apiKey, accessToken: '' }
+			? { baseUrl: live, authType: 'apiKey', apiKey, timeZone, accessToken: '' }
 			: {
 					baseUrl: live,
 					authType: 'clientCredentials',
 					clientId: clientId!,
 					clientSecret: clientSecret!,
+					timeZone,
 					accessToken: '',
 				};
 		return { data, target: `the live service at ${live}` };
 	}
 	const sandbox = await startSandbox({ port: SANDBOX_PORT });
-	await seedTriggerEvents(sandbox);
+	await seedDemo(sandbox);
+	// The API key, as the credential now leads with (the sandbox's account is in UTC, its clock's zone).
 	const data = {
 		baseUrl: sandbox.url,
-		authType: 'clientCredentials',
-		clientId: sandbox.account.clientId,
-		clientSecret: sandbox.account.clientSecret,
+		authType: 'apiKey',
+		apiKey: sandbox.account.apiKey,
+		timeZone: 'UTC',
 		accessToken: '',
 	};
 	return {
@@ -63,30 +68,6 @@ async function credentialData(): Promise<{
 		sandbox,
 		target: `the sandbox at ${sandbox.url} (control API: ${sandbox.url}/__sandbox/info)`,
 	};
-}
-
-/**
- * A few bounces and unsubscribes of today, so the trigger's "Fetch Test Event" shows events on the first try
- * (the sandbox starts empty). More: send an email to any address at bounce.test, or POST to the control API.
- */
-async function seedTriggerEvents(sandbox: Sandbox) {
-	const seed = async (path: string, body: object) => {
-		const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		if (!response.ok) throw new Error(`Seeding ${path} failed: ${await response.text()}`);
-	};
-	await seed('/email/bounces', {
-		bounces: [
-			{ email_to: 'no-such-user@bounce.test', subject: 'Your order has shipped' },
-			{ email_to: 'old-address@bounce.test', subject: 'Welcome', smtp_answer_data: 'Mailbox full' },
-		],
-	});
-	await seed('/email/unsubscribes', {
-		unsubscribes: [{ email: 'leaving@example.com', unsubscribe_by_link: 1 }],
-	});
 }
 
 function examples(): object[] {

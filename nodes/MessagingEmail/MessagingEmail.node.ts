@@ -58,7 +58,7 @@ export class MessagingEmail implements INodeType {
 		version: 1,
 		subtitle: actionSubtitle(properties),
 		description:
-			'Send transactional email and manage bounces, unsubscribes, senders and sending domains',
+			'SendPulse transactional email (SMTP API): send, and manage bounces, unsubscribes, senders and sending domains',
 		defaults: { name: 'Messaging Email' },
 		usableAsTool: true,
 		// n8n's own nodes use the typed constant; the legacy lint rule predates it.

@@ -17,11 +17,9 @@ import {
 	isWebhookKind,
 	webhookEventOutput,
 } from '../shared/records/emailEvents';
-import {
-	chosenEvents,
-	readServiceTimeZone,
-	serviceTimeZoneOption,
-} from '../shared/triggerSettings';
+import { readAccountTimeZone } from '../shared/account';
+import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
+import { chosenEvents } from '../shared/triggerSettings';
 import { isRecord } from '../shared/objects';
 import { readBatch } from './body';
 import { RepeatMemory, eventKey } from './dedupe';
@@ -43,17 +41,27 @@ const EVENT_OPTIONS = [
 		description:
 			'The recipient complained; the service also unsubscribes them (event spam_by_user or spam)',
 	},
-	{ name: 'Unsubscribed', value: 'unsubscribed' },
-	{ name: 'Resubscribed', value: 'resubscribed' },
+	{
+		name: 'Unsubscribed',
+		value: 'unsubscribed',
+		description: 'The recipient unsubscribed (the link in the email, or a list header)',
+	},
+	{
+		name: 'Resubscribed',
+		value: 'resubscribed',
+		description: 'An unsubscribed address was subscribed again',
+	},
 	{
 		name: 'Hard Bounce',
 		value: 'hard_bounces',
-		description: 'The service gave up on the address (event hard_bounces or hard_bounced)',
+		description:
+			'Delivery failed for good: unknown address or domain (event hard_bounces or hard_bounced)',
 	},
 	{
 		name: 'Soft Bounce',
 		value: 'soft_bounces',
-		description: 'A temporary failure (event soft_bounces or soft_bounced)',
+		description:
+			'Delivery failed for now: mailbox full, server busy (event soft_bounces or soft_bounced)',
 	},
 	{
 		name: 'Other Kinds',
@@ -62,13 +70,14 @@ const EVENT_OPTIONS = [
 	},
 ];
 
-// n8n's notice keeps only <a>, <ul> and <li> (its HTML sanitiser), so the steps are list items.
+// n8n's notice keeps only <a>, <ul> and <li> (its HTML sanitiser), so the steps are list items (their bullet is the
+// only marker).
 const SETUP_STEPS = `Set-up (the service has no API for its webhooks):<ul>${[
-	'1. Save the workflow, then copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
-	'2. In the service: Account Settings → API → create webhook, paste the URL as the handler URL.',
-	'3. Tick the events you want there (Delivered, Not delivered, Opened, Link clicked, Marked as spam, Unsubscribed, Resubscribed, Hard bounce, Soft bounce).',
-	'4. Opens and clicks need the account’s tracking on.',
-	'5. Publish (activate) this workflow. Requests without the right URL get 404 and start nothing; each batch is answered with what became of its entries (emitted, kind not chosen, repeats, not events).',
+	'Save the workflow, then copy this node’s Production URL (Webhook URLs, above). Its random part is the secret: share it with nobody.',
+	'In the service: Account Settings → API → create webhook, paste the URL as the handler URL.',
+	'Tick the events you want there (Delivered, Not delivered, Opened, Link clicked, Marked as spam, Unsubscribed, Resubscribed, Hard bounce, Soft bounce).',
+	'Opens and clicks need the account’s tracking on.',
+	'Publish (activate) this workflow. Requests without the right URL get 404 and start nothing; each batch is answered with what became of its entries (emitted, kind not chosen, repeats, not events).',
 	'To change the secret: add a new Messaging Email Trigger (n8n gives every new node a new random ID), put its URL in the service, delete the old handler and node.',
 ]
 	.map((step) => `<li>${step}</li>`)
@@ -103,8 +112,12 @@ export class MessagingEmailTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).length + " email event kinds"}}',
 		description:
-			'Starts the workflow on the email service’s webhook events: delivered, opened, clicked, spam, bounces, unsubscribes',
+			'SendPulse transactional email: send, and manage bounces, unsubscribes, senders and domains; starts on the email events SendPulse posts (webhook)',
 		defaults: { name: 'Messaging Email Trigger' },
+		// Optional: only its Account Time Zone is read, for Event Time (UTC without a credential).
+		credentials: [
+			{ name: 'messagingServiceApi', required: false, testedBy: 'messagingServiceApiTest' },
+		],
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: [
@@ -165,15 +178,12 @@ export class MessagingEmailTrigger implements INodeType {
 						description:
 							'Whether each request gives one item holding all its events (under "events") instead of one item per event',
 					},
-					{
-						...serviceTimeZoneOption,
-						description:
-							"Time zone of your account on the service (IANA name), for Event Time: the service's wall-clock form of the event's time, as its lists show it",
-					},
 				],
 			},
 		],
 	};
+
+	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
 
 	webhookMethods = {
 		default: {
@@ -188,7 +198,9 @@ export class MessagingEmailTrigger implements INodeType {
 								"n8n's CLI import (n8n import:workflow) gives none. In the editor, delete this trigger and add a new Messaging Email Trigger (or paste the workflow's JSON), save, then publish and copy the Production URL.",
 						},
 					);
+				// Settings an expression or imported JSON can set to unknown values fail the activation, naming them.
 				chosenKinds(this.getNode(), this.getNodeParameter('events', []));
+				await readAccountTimeZone(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -225,7 +237,7 @@ export class MessagingEmailTrigger implements INodeType {
 		const chosen = chosenKinds(node, this.getNodeParameter('events', []));
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Thrown before any key is remembered: n8n answers 500, so the service posts the batch again later.
-		const timeZone = readServiceTimeZone(node, options);
+		const timeZone = await readAccountTimeZone(this);
 
 		const wanted = batch.events.filter((raw) => {
 			const kind = canonicalWebhookKind(String(raw.event));

@@ -44,11 +44,15 @@ export class MessagingSms implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Messaging SMS',
 		name: 'messagingSms',
-		icon: { light: 'file:messagingSms.svg', dark: 'file:messagingSms.dark.svg' },
+		icon: {
+			light: 'file:../shared/icons/messagingSms.svg',
+			dark: 'file:../shared/icons/messagingSms.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: actionSubtitle(properties),
-		description: 'Bulk SMS: phone numbers in mailing lists, blacklist, campaigns and sender IDs',
+		description:
+			'SendPulse bulk SMS: phone numbers in mailing lists, blacklist, campaigns and sender IDs',
 		defaults: { name: 'Messaging SMS' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -8,7 +8,11 @@ import {
 
 import { pollRequestOptionsField } from '../shared/fields';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
-import { maxEventsPerPollOption, serviceTimeZoneOption } from '../shared/triggerSettings';
+import {
+	checkChosenEvents,
+	eventsSubtitle,
+	maxEventsPerPollOption,
+} from '../shared/triggerSettings';
 import { pollMessagingEvents } from '../shared/polling/pollEvents';
 import { smsEventOptions, smsOptionFields } from '../shared/polling/sms/fields';
 
@@ -22,15 +26,15 @@ export class MessagingSmsTrigger implements INodeType {
 		displayName: 'Messaging SMS Trigger',
 		name: 'messagingSmsTrigger',
 		icon: {
-			light: 'file:../shared/icons/messaging.svg',
-			dark: 'file:../shared/icons/messaging.dark.svg',
+			light: 'file:../shared/icons/messagingSms.svg',
+			dark: 'file:../shared/icons/messagingSms.dark.svg',
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"On " + [].concat($parameter["events"] || []).join(" and ")}}',
+		subtitle: eventsSubtitle(smsEventOptions),
 		// The editor's node list shows this text for "Messaging SMS" too (a merged trigger's description wins there).
 		description:
-			'Bulk SMS campaigns, phone lists, blacklist and sender IDs; starts on each phone’s delivery status',
+			'SendPulse bulk SMS: campaigns, phone lists, blacklist and sender IDs; starts on each phone’s delivery status',
 		defaults: { name: 'Messaging SMS Trigger' },
 		// The action nodes' credential test (n8n's lint wants every node using the credential to name one).
 		credentials: [
@@ -56,7 +60,7 @@ export class MessagingSmsTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
-				options: [...smsOptionFields, maxEventsPerPollOption, serviceTimeZoneOption],
+				options: [...smsOptionFields, maxEventsPerPollOption],
 			},
 			pollRequestOptionsField,
 		],
@@ -65,6 +69,7 @@ export class MessagingSmsTrigger implements INodeType {
 	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		checkChosenEvents(this.getNode(), this.getNodeParameter('events', []), smsEventOptions);
 		return await pollMessagingEvents(this);
 	}
 }

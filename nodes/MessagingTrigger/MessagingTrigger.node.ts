@@ -2,19 +2,34 @@ import {
 	NodeConnectionTypes,
 	type INodeExecutionData,
 	type INodeType,
+	type INodePropertyOptions,
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
 
 import { pollRequestOptionsField } from '../shared/fields';
-import { maxEventsPerPollOption, serviceTimeZoneOption } from '../shared/triggerSettings';
+import {
+	checkChosenEvents,
+	eventsSubtitle,
+	maxEventsPerPollOption,
+} from '../shared/triggerSettings';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import { pollMessagingEvents } from '../shared/polling/pollEvents';
 import { smsEventOptions, smsOptionFields } from '../shared/polling/sms/fields';
 
+const EVENT_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Bounce', value: 'bounce', description: 'An email could not be delivered' },
+	{
+		name: 'Unsubscribe',
+		value: 'unsubscribe',
+		description: 'A recipient unsubscribed or complained about spam',
+	},
+	...smsEventOptions,
+];
+
 export class MessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		// The editor's node list drops "Trigger" from the name: this one shows as "Messaging Email & SMS".
+		// One name everywhere (the editor's node list drops "Trigger": it shows "Messaging Email & SMS").
 		displayName: 'Messaging Email & SMS Trigger',
 		name: 'messagingTrigger',
 		icon: {
@@ -23,10 +38,10 @@ export class MessagingTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"On " + [].concat($parameter["events"] || []).join(" and ")}}',
+		subtitle: eventsSubtitle(EVENT_OPTIONS),
 		description:
-			'Starts the workflow once for each new email bounce or unsubscribe, and once for each SMS delivery status',
-		defaults: { name: 'Messaging Trigger' },
+			'Starts the workflow once for each new SendPulse email bounce or unsubscribe, and once for each SMS delivery status (polling)',
+		defaults: { name: 'Messaging Email & SMS Trigger' },
 		credentials: [
 			{ name: 'messagingServiceApi', required: true, testedBy: 'messagingServiceApiTest' },
 		],
@@ -48,15 +63,7 @@ export class MessagingTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				default: ['bounce', 'unsubscribe'],
-				options: [
-					{ name: 'Bounce', value: 'bounce', description: 'An email could not be delivered' },
-					{
-						name: 'Unsubscribe',
-						value: 'unsubscribe',
-						description: 'A recipient unsubscribed or complained about spam',
-					},
-					...smsEventOptions,
-				],
+				options: EVENT_OPTIONS,
 				description:
 					'Which events start the workflow. Changing this starts the newly chosen events from now.',
 			},
@@ -76,7 +83,6 @@ export class MessagingTrigger implements INodeType {
 							'Whether the first poll after the first activation also emits the events of the last 24 hours (once). Off: only events that happen after activation.',
 					},
 					maxEventsPerPollOption,
-					serviceTimeZoneOption,
 					...smsOptionFields,
 				],
 			},
@@ -87,6 +93,7 @@ export class MessagingTrigger implements INodeType {
 	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		checkChosenEvents(this.getNode(), this.getNodeParameter('events', []), EVENT_OPTIONS);
 		return await pollMessagingEvents(this);
 	}
 }

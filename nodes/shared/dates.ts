@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { invalidInput } from './items';
 import { quoteValue } from './objects';
-import { calendarDayProblem, dateToServiceTime } from './serviceTime';
+import { calendarDayProblem, dateToServiceTime, serviceTimeToDate } from './serviceTime';
 
 /**
- * The service takes dates as `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`) with no zone, in the account's time zone.
- * n8n date pickers give ISO strings; they are converted in the given zone.
+ * The service takes dates as `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`) with no zone, in the account's time zone (the
+ * credential's Account Time Zone, account.ts readAccountTimeZone). n8n's date pickers give a wall-clock time
+ * meant in the workflow's zone, expressions may give instants: both become the account's wall-clock time.
  */
 export function toServiceDateTime(value: string | Date, timeZone: string): string {
 	const date = value instanceof Date ? value : parseDateInput(value);
@@ -68,11 +69,20 @@ function calendarProblem(text: string): string | undefined {
 	return undefined;
 }
 
+/** The zones a date parameter is read between. */
+export interface DateZones {
+	/** The workflow's zone (n8n's settings): a wall-clock value from the date picker means a time there. */
+	workflow: string;
+	/** The account's zone (the credential's Account Time Zone): what the service's wall-clock times mean. */
+	account: string;
+}
+
 /**
  * n8n's dateTime parameter gives wall-clock values without a zone (meant in the workflow's zone) or full ISO
- * strings from expressions. Wall-clock values pass through reformatted; zoned ones are converted.
+ * strings from expressions. Both are converted to the account's wall-clock time. A day alone (`dayOnly`, the
+ * Day filter) names the account's calendar day as written: moving it through midnight would pick another day.
  */
-function dateParameterToService(value: unknown, timeZone: string, dayOnly = false): string {
+function dateParameterToService(value: unknown, zones: DateZones, dayOnly = false): string {
 	if (typeof value === 'string') {
 		const problem = calendarProblem(value.trim());
 		if (problem) throw new DateProblem(`${JSON.stringify(value)} is not a real date: ${problem}`);
@@ -80,29 +90,38 @@ function dateParameterToService(value: unknown, timeZone: string, dayOnly = fals
 	let result: string;
 	if (isWallClock(value)) {
 		const [day, time = '00:00:00'] = value.trim().split(/[ T]/);
-		result = `${day} ${time.slice(0, 8).padEnd(8, ':00')}`.replace(/^(\S+ \d{2}:\d{2})$/, '$1:00');
+		const wall = `${day} ${time.slice(0, 8).padEnd(8, ':00')}`.replace(
+			/^(\S+ \d{2}:\d{2})$/,
+			'$1:00',
+		);
+		if (dayOnly) return wall.slice(0, 10);
+		const instant = serviceTimeToDate(wall, zones.workflow);
+		if (!instant) throw new Error(`"${value}" is not a date`);
+		result = toServiceDateTime(instant, zones.account);
 	} else {
 		const date = parseDateInput(value);
 		if (!date) throw new Error(`"${String(value)}" is not a date`);
-		result = toServiceDateTime(date, timeZone);
+		result = toServiceDateTime(date, zones.account);
 	}
 	return dayOnly ? result.slice(0, 10) : result;
 }
 
 /**
- * A date parameter in the service's format, converted in the workflow's time zone; undefined when empty.
- * A value that is not a date fails the item, naming the parameter.
+ * A date parameter in the service's format: the account's wall-clock time (see dateParameterToService);
+ * undefined when empty. A value that is not a date fails the item, naming the parameter.
  */
 export function readDateParameter(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	value: unknown,
 	displayName: string,
+	accountZone: string,
 	dayOnly = false,
 ): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	try {
-		return dateParameterToService(value, context.getTimezone(), dayOnly);
+		const zones = { workflow: context.getTimezone(), account: accountZone };
+		return dateParameterToService(value, zones, dayOnly);
 	} catch (error) {
 		const problem =
 			error instanceof DateProblem ? error.message : `${quoteValue(value)} is not a date`;
@@ -138,9 +157,22 @@ export function readDateRange(
 	filters: IDataObject,
 	after: DateBound,
 	before: DateBound,
+	accountZone: string,
 ): IDataObject {
-	const from = readDateParameter(context, itemIndex, filters[after.name], after.displayName);
-	const to = readDateParameter(context, itemIndex, filters[before.name], before.displayName);
+	const from = readDateParameter(
+		context,
+		itemIndex,
+		filters[after.name],
+		after.displayName,
+		accountZone,
+	);
+	const to = readDateParameter(
+		context,
+		itemIndex,
+		filters[before.name],
+		before.displayName,
+		accountZone,
+	);
 	if (from && to && from > to) {
 		throw invalidInput(
 			context,
@@ -154,8 +186,9 @@ export function readDateRange(
 }
 
 /**
- * A time to send at, refused when it has passed (more than a minute ago, in the workflow's zone): the service
- * would send at once, silently. `sendNowIfPassed` (an explicit option, off by default) sends now instead.
+ * A time to send at (the account's wall-clock time, from readDateParameter), refused when it has passed (more
+ * than a minute ago): the service would send at once, silently. `sendNowIfPassed` (an explicit option, off by
+ * default) sends now instead.
  */
 export function futureSendTime(
 	context: IExecuteFunctions,
@@ -163,17 +196,18 @@ export function futureSendTime(
 	serviceTime: string,
 	displayName: string,
 	sendNowIfPassed: boolean,
+	accountZone: string,
 	now = new Date(),
 ): string | undefined {
 	const graceMs = 60_000;
-	const earliest = toServiceDateTime(new Date(now.getTime() - graceMs), context.getTimezone());
+	const earliest = toServiceDateTime(new Date(now.getTime() - graceMs), accountZone);
 	if (serviceTime >= earliest) return serviceTime;
 	if (sendNowIfPassed) return undefined;
 	throw invalidInput(
 		context,
 		itemIndex,
 		displayName,
-		`${serviceTime} has passed (it is now ${toServiceDateTime(now, context.getTimezone())} in ${context.getTimezone()})`,
+		`${serviceTime} has passed (it is now ${toServiceDateTime(now, accountZone)} in ${accountZone}, the account's time zone)`,
 		'Give a time in the future, leave it empty to send now, or turn on "Send Now If Send At Has Passed".',
 	);
 }

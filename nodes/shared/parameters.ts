@@ -195,6 +195,10 @@ function declarationAt(
  * that is what `{{ $json.code }}` means; nothing becomes ''; an object or array is refused, so it can never
  * go out as `[object Object]` or `a,b`.
  */
+/** What to do when an expression gives an object or a list where text is read. */
+const TEXT_HINT =
+	'The expression gives an object or a list. Point it at the field that holds the text (for example {{ $json.subject }} rather than {{ $json }}), or turn the value into text yourself, for example {{ JSON.stringify($json.subject) }}.';
+
 function asText(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -212,6 +216,7 @@ function asText(
 		itemIndex,
 		owner ?? displayName,
 		`${owner ? `${displayName} ` : ''}must be text, but the value is ${describeValue(value)}`,
+		TEXT_HINT,
 	);
 }
 
@@ -410,6 +415,7 @@ class ParameterReader {
 				itemIndex,
 				declaration.displayName,
 				`must be text, but the value is ${describeValue(value)}`,
+				TEXT_HINT,
 			);
 		return value;
 	}
@@ -457,7 +463,8 @@ export function readParameter(
 
 /** A text parameter as text: its declared display name in errors (the name if it has no declaration). */
 export function readText(context: IExecuteFunctions, name: string, itemIndex: number): string {
-	const value = readParameter(context, name, itemIndex, '');
+	// A resource locator (Template) gives its value; anything else is read as it is (extract → read).
+	const value = readParameter(context, name, itemIndex, '', { extractValue: true });
 	return typeof value === 'string' ? value : asText(context, itemIndex, value, name);
 }
 

@@ -1,11 +1,30 @@
 /**
  * Service times are wall-clock strings `YYYY-MM-DD HH:MM:SS` without a zone, in the account's time zone. The
  * trigger compares and buckets them as strings (the format sorts chronologically) and converts them to instants
- * only for output and for the "last 24 hours" boundary, using the zone the user configured (default UTC).
+ * only for output and for the "last 24 hours" boundary, using the account's zone from the credential (Account Time Zone, default UTC).
  */
 const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The credential's Account Time Zone read as a zone name: UTC when empty or absent (credentials saved before the
+ * field existed); anything else must be an IANA name Intl knows.
+ */
+export function accountTimeZone(
+	value: unknown,
+): { ok: true; timeZone: string } | { ok: false; problem: string } {
+	if (value === undefined || value === null) return { ok: true, timeZone: 'UTC' };
+	if (typeof value !== 'string')
+		return { ok: false, problem: `must be a zone name, but the value is ${typeof value}` };
+	const timeZone = value.trim() || 'UTC';
+	try {
+		assertTimeZone(timeZone);
+	} catch {
+		return { ok: false, problem: `"${timeZone}" is not a time zone name` };
+	}
+	return { ok: true, timeZone };
+}
 
 /** Throws a RangeError for a zone name Intl does not know. */
 export function assertTimeZone(timeZone: string): void {

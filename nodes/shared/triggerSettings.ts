@@ -3,11 +3,11 @@ import {
 	type IDataObject,
 	type INode,
 	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { checkWholeNumber } from './fields';
 import { describeValue } from './objects';
-import { assertTimeZone } from './serviceTime';
 
 /**
  * Settings of the three triggers. They are read without input items (at activation, per poll or per posted
@@ -27,39 +27,6 @@ export const maxEventsPerPollOption: INodeProperties = {
 		'Most events one poll emits (email events and SMS events each); the rest follow in the next polls, none is skipped',
 };
 
-export const serviceTimeZoneOption: INodeProperties = {
-	displayName: 'Service Time Zone',
-	name: 'serviceTimeZone',
-	type: 'string',
-	default: 'UTC',
-	placeholder: 'Europe/Berlin',
-	description:
-		"Time zone of your account on the service (IANA name). The service gives times without a zone, in the account's zone; the trigger reads them in this zone for the ISO times, for which day's unsubscribes to read and for which SMS campaigns are due.",
-};
-
-const ZONE_HINT =
-	'Use an IANA zone name such as UTC or Europe/Berlin: the zone of your account on the service.';
-
-/** Service Time Zone (Options), UTC when empty. */
-export function readServiceTimeZone(node: INode, options: IDataObject): string {
-	const given = options.serviceTimeZone ?? '';
-	if (typeof given !== 'string')
-		throw new NodeOperationError(
-			node,
-			`Service Time Zone: must be text, but the value is ${describeValue(given)}`,
-			{ description: ZONE_HINT },
-		);
-	const timeZone = given.trim() || 'UTC';
-	try {
-		assertTimeZone(timeZone);
-	} catch {
-		throw new NodeOperationError(node, `Service Time Zone: "${timeZone}" is not a time zone name`, {
-			description: ZONE_HINT,
-		});
-	}
-	return timeZone;
-}
-
 /** Max Events per Poll (Options): a whole number of at least 1. */
 export function readMaxEventsPerPoll(
 	node: INode,
@@ -75,3 +42,37 @@ export function readMaxEventsPerPoll(
 
 /** The Events setting as a list (an expression may give one value). */
 export const chosenEvents = (raw: unknown): unknown[] => ([] as unknown[]).concat(raw ?? []);
+
+/**
+ * The trigger's subtitle: "On SMS Delivered and SMS Not Delivered" (the options' names, not their values).
+ */
+export function eventsSubtitle(offered: INodePropertyOptions[]): string {
+	const names = JSON.stringify(
+		Object.fromEntries(offered.map((option) => [String(option.value), option.name])),
+	);
+	return `={{"On " + [].concat($parameter["events"] || []).map(function (event) { return (${names})[event] || event; }).join(" and ")}}`;
+}
+
+/**
+ * Refuses an Events value this trigger does not offer (given by an expression or imported JSON): it would otherwise
+ * be dropped or, worse, watched by a trigger not made for it. Run where the trigger activates (its first poll,
+ * its webhook's registration), so the workflow fails to activate with the setting named.
+ */
+export function checkChosenEvents(
+	node: INode,
+	raw: unknown,
+	offered: INodePropertyOptions[],
+): void {
+	const known = new Set(offered.map((option) => option.value));
+	const unknown = chosenEvents(raw).filter(
+		(event) => typeof event !== 'string' || !known.has(event),
+	);
+	if (unknown.length === 0) return;
+	throw new NodeOperationError(
+		node,
+		`Events: ${unknown.map((event) => (typeof event === 'string' ? JSON.stringify(event) : describeValue(event))).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} of this trigger`,
+		{
+			description: `Choose from: ${offered.map((option) => `${option.name} (${String(option.value)})`).join(', ')}.`,
+		},
+	);
+}

@@ -406,6 +406,23 @@ function registerSenderRoutes({ route }: SandboxContext, state: EmailState) {
 		area: 'email',
 		handle: () => ({ body: state.senders.map((sender) => sender.email) }),
 	});
+	// The account's templates, as the service's template list gives them (wire notes: "Lists the reference does
+	// not cover"): `id` and `real_id` (here both the id a send takes), a name; `owner=me` leaves out the gallery,
+	// which the sandbox does not have.
+	route({
+		method: 'GET',
+		path: '/templates',
+		query: s.object({ owner: s.string({ enum: ['me'] }) }),
+		handle: () => ({
+			body: [...state.templates.values()].map((template) => ({
+				id: template.id,
+				real_id: /^\d+$/.test(template.id) ? Number(template.id) : template.id,
+				name: template.name ?? template.subject,
+				lang: 'en',
+				owner: 'me',
+			})),
+		}),
+	});
 	route({
 		method: 'POST',
 		path: '/senders',
@@ -605,6 +622,7 @@ function registerControlRoutes({ control, clock }: SandboxContext, state: EmailS
 		body: s.object(
 			{
 				id: s.oneOf(s.string({ minLength: 1 }), s.integer()),
+				name: s.string(),
 				subject: s.string(),
 				html: s.string(),
 			},
@@ -614,6 +632,7 @@ function registerControlRoutes({ control, clock }: SandboxContext, state: EmailS
 			const id = String(body.id);
 			state.templates.set(id, {
 				id,
+				...(typeof body.name === 'string' ? { name: body.name } : {}),
 				subject: (body.subject as string | undefined) ?? '',
 				html: String(body.html),
 			});

@@ -98,6 +98,8 @@ export interface SendingDomain {
 
 export interface Template {
 	id: string;
+	/** The name the service's template list shows. */
+	name?: string;
 	subject: string;
 	html: string;
 }
@@ -142,11 +144,15 @@ export class EmailState {
 				'101',
 				{
 					id: '101',
+					name: 'Welcome',
 					subject: 'Welcome, {{name}}',
 					html: '<p>Hello {{name}}, your code is {{code}}.</p>',
 				},
 			],
-			['tpl-news', { id: 'tpl-news', subject: 'News', html: '<h1>{{title}}</h1>' }],
+			[
+				'tpl-news',
+				{ id: 'tpl-news', name: 'Newsletter', subject: 'News', html: '<h1>{{title}}</h1>' },
+			],
 		]);
 	}
 

@@ -7,6 +7,7 @@ import {
 	canonicalPhone,
 	checkVariable,
 	invalid,
+	NEVER_DELIVERED_RULE,
 	PHONE_STATUS,
 	SENDER_STATUS,
 	SmsState,
@@ -425,6 +426,31 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		},
 	});
 
+	// Mailing lists (address books), as the service lists them (wire notes: "Lists the reference does not cover"):
+	// pages of 100 by limit/offset, `id` and `name` plus counts.
+	addRoute({
+		method: 'GET',
+		path: '/addressbooks',
+		query: s.object({ limit: s.integer({ min: 1, max: 100 }), offset: s.integer({ min: 0 }) }),
+		handle: ({ query }) => {
+			const offset = (query.offset as number | undefined) ?? 0;
+			const limit = (query.limit as number | undefined) ?? 100;
+			const books = [...state.lists.values()]
+				.sort((a, b) => a.id - b.id)
+				.slice(offset, offset + limit)
+				.map((list) => ({
+					id: list.id,
+					name: list.name,
+					all_email_qty: 0,
+					active_email_qty: 0,
+					all_phones_qty: list.phones.size,
+					status: 0,
+					status_explain: 'Active',
+				}));
+			return { body: books };
+		},
+	});
+
 	const campaignId = (raw: unknown) => {
 		const id = Number(raw);
 		if (!Number.isInteger(id) || id < 1) throw invalid('Argument id is invalid');
@@ -600,6 +626,8 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		handle: () => ({
 			body: {
 				settings: state.settings,
+				// Named for whoever inspects the demo: how to make a phone "Not delivered" from the editor.
+				deliveryRule: NEVER_DELIVERED_RULE,
 				prices: state.prices,
 				lists: [...state.lists.values()].map((list) => ({
 					id: list.id,

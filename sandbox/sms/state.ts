@@ -59,6 +59,13 @@ export const DEFAULT_SMS_SETTINGS: SmsSettings = {
 	currency: 'USD',
 };
 
+/**
+ * The sandbox's delivery rule, for demos and tests (the README names it): a phone number ending in 0 is never
+ * delivered (status 12 "Not delivered" once the delivery delay has passed); every other number is delivered.
+ */
+export const NEVER_DELIVERED_RULE = 'phone numbers ending in 0 are never delivered (status 12)';
+export const neverDelivered = (phone: string): boolean => phone.endsWith('0');
+
 export const PHONE_STATUS: Record<number, string> = {
 	0: 'Ready to send',
 	1: 'Sent',
@@ -299,7 +306,7 @@ export class SmsState {
 		const now = this.clock.nowMs();
 		if (campaign.cancelled || now < campaign.sendAt.getTime()) return 0;
 		if (now < campaign.sendAt.getTime() + this.settings.deliveryDelaySeconds * 1000) return 1;
-		return phone.endsWith('0') ? 12 : 2;
+		return neverDelivered(phone) ? 12 : 2;
 	}
 
 	bodyForPricing(campaign: Campaign) {

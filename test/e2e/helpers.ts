@@ -78,7 +78,9 @@ export function withCredential(
 	return copy;
 }
 
-export function credentialRecords(sandboxUrl: string) {
+/** The sandbox credentials as n8n imports them; `timeZone`: their Account Time Zone (absent: UTC). */
+export function credentialRecords(sandboxUrl: string, timeZone?: string) {
+	const zone = timeZone === undefined ? {} : { timeZone };
 	return [
 		{
 			id: CREDENTIAL_ID,
@@ -89,13 +91,19 @@ export function credentialRecords(sandboxUrl: string) {
 				authType: 'clientCredentials',
 				clientId: SANDBOX_CREDENTIALS.clientId,
 				clientSecret: SANDBOX_CREDENTIALS.clientSecret,
+				...zone,
 			},
 		},
 		{
 			id: API_KEY_CREDENTIAL_ID,
 			name: API_KEY_CREDENTIAL_NAME,
 			type: 'messagingServiceApi',
-			data: { baseUrl: sandboxUrl, authType: 'apiKey', apiKey: SANDBOX_CREDENTIALS.apiKey },
+			data: {
+				baseUrl: sandboxUrl,
+				authType: 'apiKey',
+				apiKey: SANDBOX_CREDENTIALS.apiKey,
+				...zone,
+			},
 		},
 	];
 }

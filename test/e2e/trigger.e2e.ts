@@ -24,7 +24,7 @@ import {
  * midnight, appearing after it). Read back through n8n's public API, every event must start exactly one item.
  *
  * Time: the sandbox clock runs ahead of real time by a whole number of minutes so that its midnight falls
- * ~2.5 minutes after n8n starts; the triggers' Service Time Zone is that same offset (`+HH:MM`), i.e. the sandbox
+ * ~2.5 minutes after n8n starts; the credential's Account Time Zone is that same offset (`+HH:MM`), i.e. the sandbox
  * account is in that zone and n8n and the service agree on the time, as in production.
  */
 const BOUNCE_WORKFLOW = 'msgExBounceClean';
@@ -91,14 +91,13 @@ const bouncePolls = () => {
 const bothPolledAfter = (since: number, label: string) =>
 	waitForPolls(bouncePolls, 2, since, label, timings);
 
-const allEventsWorkflow = (zone: string): Workflow =>
+const allEventsWorkflow = (): Workflow =>
 	pollingTriggerWorkflow(
 		ALL_EVENTS_WORKFLOW,
 		'e2e: every bounce and unsubscribe',
 		'9d3c0a52-7a11-4c4e-9d8e-5f0c2b1a7e01',
 		{
 			events: ['bounce', 'unsubscribe'],
-			options: { serviceTimeZone: zone },
 		},
 	);
 
@@ -164,13 +163,9 @@ it('every bounce and unsubscribe across the sandbox midnight starts exactly one 
 
 	let started = Date.now();
 	n8n = await N8nInstance.create({ tarball });
-	await n8n.importCredentials(credentialRecords(sandbox.url));
+	await n8n.importCredentials(credentialRecords(sandbox.url, zone));
 	const bounceExample = example('bounce-cleanup-trigger.json');
-	const trigger = bounceExample.nodes.find(
-		(node) => node.type === 'n8n-nodes-messaging.messagingTrigger',
-	)!;
-	trigger.parameters.options = { serviceTimeZone: zone };
-	await n8n.importWorkflows([bounceExample, allEventsWorkflow(zone)]);
+	await n8n.importWorkflows([bounceExample, allEventsWorkflow()]);
 	await n8n.activate(BOUNCE_WORKFLOW);
 	await n8n.activate(ALL_EVENTS_WORKFLOW);
 	timings['create + import + publish'] = Date.now() - started;

@@ -75,6 +75,14 @@ async function expectedDropdown(method: string, panel: Panel): Promise<string[]>
 		return ((await serviceList('/smtp/senders')) as Array<string | { email: string }>).map(
 			(entry) => (typeof entry === 'string' ? entry : entry.email),
 		);
+	if (method === 'searchTemplates')
+		return ((await serviceList('/templates?owner=me')) as Array<{ name: string }>).map(
+			(entry) => entry.name,
+		);
+	if (method === 'searchMailingLists')
+		return ((await serviceList('/addressbooks?limit=100&offset=0')) as Array<{ name: string }>).map(
+			(entry) => entry.name,
+		);
 	if (method === 'searchCampaigns')
 		return ((await serviceList('/sms/campaigns/list')) as { data: Array<{ id: number }> }).data
 			.map((entry) => String(entry.id))
@@ -86,6 +94,8 @@ const ENDPOINTS: Record<string, string> = {
 	'messagingSms:searchSenders': '/sms/senders',
 	'messagingEmail:searchSenders': '/smtp/senders',
 	'messagingSms:searchCampaigns': '/sms/campaigns/list',
+	'messagingEmail:searchTemplates': '/templates',
+	'messagingSms:searchMailingLists': '/addressbooks',
 };
 
 function endpointOf(panel: Panel, method: string): string {
@@ -221,6 +231,18 @@ beforeAll(async () => {
 			body: JSON.stringify({ sender: 'Sandbox', phones: ['380986235698'], body }),
 		});
 		if (!response.ok) throw new Error(`Seeding a campaign failed: ${await response.text()}`);
+	}
+	// Two mailing lists, so the Mailing List picker has something to show.
+	for (const list of [
+		{ id: 4242, name: 'Customers' },
+		{ id: 4243, name: 'Newsletter' },
+	]) {
+		const response = await fetch(`${sandbox.url}/__sandbox/sms/addressbooks`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(list),
+		});
+		if (!response.ok) throw new Error(`Seeding a mailing list failed: ${await response.text()}`);
 	}
 	n8n = await N8nInstance.create({ tarball });
 	await n8n.importCredentials([

@@ -153,7 +153,47 @@ describe('Email → Get Many / Get Count', () => {
 		]);
 	});
 
-	test('a zoned date picker value is converted to the workflow time zone', async () => {
+	test("Bounce Get Many: Day is the account's day as picked, times read in the account's zone", async () => {
+		t.sandbox.faults.add({
+			path: '/smtp/bounces/day',
+			status: 200,
+			body: {
+				total: 1,
+				emails: [
+					{
+						email_to: 'tz@example.com',
+						sender: 's@x.io',
+						send_date: '2026-01-01 09:00:00',
+						subject: '',
+						smtp_answer_code: 550,
+						smtp_answer_subcode: '5.1.1',
+						smtp_answer_data: 'User unknown',
+					},
+				],
+				request_limit: 100,
+				found: 1,
+			},
+		});
+		const result = await t.run(
+			{
+				resource: 'bounce',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 10,
+				filters: { date: '2026-01-01T00:00:00' },
+			},
+			undefined,
+			{ timezone: 'Europe/Berlin', accountTimeZone: 'Asia/Tokyo' },
+		);
+		// Midnight in Berlin is the previous day in UTC: a day alone stays the day picked.
+		expect(t.calls()[0].rawQuery).toBe('date=2026-01-01&limit=10&offset=0');
+		expect(jsonOf(result)[0]).toMatchObject({
+			eventTime: '2026-01-01 09:00:00',
+			eventTimeIso: '2026-01-01T00:00:00.000Z',
+		});
+	});
+
+	test("a zoned date value is converted to the account's time zone (the credential's)", async () => {
 		await t.run(
 			{
 				resource: 'email',
@@ -163,9 +203,25 @@ describe('Email → Get Many / Get Count', () => {
 				filters: { from: '2026-03-01T12:00:00Z' },
 			},
 			undefined,
-			{ timezone: 'Asia/Tokyo' },
+			{ timezone: 'Europe/Berlin', accountTimeZone: 'Asia/Tokyo' },
 		);
 		expect(t.calls()[0].rawQuery).toBe('from=2026-03-01%2021%3A00%3A00&limit=5&offset=0');
+	});
+
+	test("a wall-clock picker value is a time in the workflow's zone, sent in the account's", async () => {
+		await t.run(
+			{
+				resource: 'email',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 5,
+				filters: { from: '2026-03-01T12:00:00' },
+			},
+			undefined,
+			{ timezone: 'Europe/Berlin', accountTimeZone: 'Asia/Tokyo' },
+		);
+		// 12:00 in Berlin (UTC+1) is 11:00 UTC, 20:00 in Tokyo.
+		expect(t.calls()[0].rawQuery).toBe('from=2026-03-01%2020%3A00%3A00&limit=5&offset=0');
 	});
 
 	test('Limit pages with limit/offset and stops at the limit', async () => {

@@ -339,11 +339,9 @@ describe('Email → Send', () => {
 		const csv = Buffer.from('name;city\nЁлка;Київ\n', 'utf8');
 		const result = await t.run(
 			sendParameters({
-				options: {
-					binaryAttachments: 'invoice, logo ,table',
-					attachmentFileNames: { names: [{ binaryPropertyName: 'table', fileName: 'export.csv' }] },
-					textAttachments: { attachments: [{ fileName: 'note.txt', content: 'Plain note ✓' }] },
-				},
+				options: { binaryAttachments: 'invoice, logo ,table' },
+				attachmentFileNames: { names: [{ binaryPropertyName: 'table', fileName: 'export.csv' }] },
+				textAttachments: { attachments: [{ fileName: 'note.txt', content: 'Plain note ✓' }] },
 			}),
 			[
 				{

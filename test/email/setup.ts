@@ -13,7 +13,13 @@ export interface EmailTestContext {
 	run(
 		parameters: INodeParameters,
 		items?: InputItem[],
-		options?: { continueOnFail?: boolean; timezone?: string },
+		options?: {
+			continueOnFail?: boolean;
+			/** The workflow's zone (n8n's setting; default UTC). */
+			timezone?: string;
+			/** The credential's Account Time Zone (absent: the field unset, read as UTC). */
+			accountTimeZone?: string;
+		},
 	): Promise<RunNodeResult>;
 	/** Service calls the sandbox received (token exchange excluded), as method/path/query/body. */
 	calls(): Array<{ method: string; path: string; rawQuery: string; body: unknown }>;
@@ -50,7 +56,10 @@ export function useEmailSandbox(): EmailTestContext {
 		run: async (parameters, items, options = {}) =>
 			await runNode({
 				node,
-				credentials: store,
+				credentials:
+					options.accountTimeZone === undefined
+						? store
+						: new CredentialStore({ ...store.get(), timeZone: options.accountTimeZone }),
 				parameters: { requestOptions: { requestsPerSecond: 0 }, ...parameters },
 				items,
 				continueOnFail: options.continueOnFail,

@@ -124,7 +124,9 @@ describe('the token exchange echoing the client secret it was sent', () => {
 		expect(result.error?.message).toBe(
 			'Token exchange failed: Client authentication failed: client_secret *** is not valid (error code 1)',
 		);
-		expect(result.error?.description).toBe('Check the credential: the service rejected it');
+		expect(result.error?.description).toBe(
+			'The service refused the credential: open the Messaging credential and copy Client ID and Client Secret again from SendPulse (Account Settings → API), or switch Authentication to API Key and paste a key created there',
+		);
 		expect(shown(result.error) + JSON.stringify(result.run)).not.toContain(
 			sandbox.account.clientSecret,
 		);

@@ -131,7 +131,9 @@ describe('a token endpoint that fails is a network or server failure, not a refu
 		expect(result.error?.message).toBe(
 			'Token exchange failed: Client authentication failed. (error code 1)',
 		);
-		expect(result.error?.description).toBe('Check the credential: the service rejected it');
+		expect(result.error?.description).toBe(
+			'The service refused the credential: open the Messaging credential and copy Client ID and Client Secret again from SendPulse (Account Settings → API), or switch Authentication to API Key and paste a key created there',
+		);
 		expect(log()).toEqual(['POST /oauth/access_token 401']);
 	});
 });

@@ -20,6 +20,7 @@ import {
 	useExpressionEngine,
 	type RunNodeResult,
 } from '../harness/run-node';
+import { MessagingSmsTrigger } from '../../nodes/MessagingSmsTrigger/MessagingSmsTrigger.node';
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
 import { PollHarness } from '../harness/poll-harness';
 import {
@@ -346,6 +347,19 @@ describe('values written in the parameter itself, and expressions n8n evaluates'
 			'To: ""Doe, John <john@example.com>" has an opening quote (") without a closing one [item 0]',
 		],
 	];
+	it('an object as Subject: the error says what to do', async () => {
+		const result = await run(
+			'email',
+			withParameter(email.base, 'subject', '={{ {"a":1} }}'),
+			[undefined],
+			false,
+		);
+		expect(result.error?.description).toBe(
+			'The expression gives an object or a list. Point it at the field that holds the text (for example {{ $json.subject }} rather than {{ $json }}), or turn the value into text yourself, for example {{ JSON.stringify($json.subject) }}.',
+		);
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
 	it.each(literal)('%s', async (_, node, parameters, message) => {
 		const result = await run(node, parameters, [undefined], false);
 		expect(result.error?.message).toContain(message);
@@ -357,16 +371,15 @@ describe('values written in the parameter itself, and expressions n8n evaluates'
 describe('Messaging Trigger settings: refused at activation, naming the setting, before any request', () => {
 	const settings: Array<[string, INodeParameters, string]> = [
 		['no event chosen', { events: [] }, 'Events: choose at least one event'],
-		['an unknown event only', { events: ['open'] }, 'Events: choose at least one event'],
 		[
-			'Service Time Zone not a zone',
-			{ events: ['bounce'], options: { serviceTimeZone: 'Mars/Olympus' } },
-			'Service Time Zone: "Mars/Olympus" is not a time zone name',
+			'an unknown event only',
+			{ events: ['open'] },
+			'Events: "open" is not an event of this trigger',
 		],
 		[
-			'Service Time Zone an object (expression)',
-			{ events: ['bounce'], options: { serviceTimeZone: '={{ {"a":1} }}' } },
-			'Service Time Zone: must be text, but the value is an object ({"a":1})',
+			'an unknown event beside a known one (expression)',
+			{ events: '={{ ["bounce", "opened"] }}' },
+			'Events: "opened" is not an event of this trigger',
 		],
 		[
 			'Max Events per Poll 0',
@@ -436,6 +449,39 @@ describe('Messaging Trigger settings: refused at activation, naming the setting,
 		});
 		const outcome = await harness.activate();
 		expect(outcome.error?.message).toContain(message);
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
+});
+
+describe('trigger settings an expression or imported JSON sets to an unknown value: refused at activation', () => {
+	beforeAll(async () => await useExpressionEngine('legacy'));
+	it('Messaging SMS Trigger given email events (events = "bounce")', async () => {
+		const harness = new PollHarness({
+			nodeType: new MessagingSmsTrigger(),
+			parameters: { events: '={{ "bounce" }}' },
+			credentials: store,
+		});
+		const outcome = await harness.activate();
+		expect(outcome.error?.message).toBe('Events: "bounce" is not an event of this trigger');
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
+	it.each([
+		['not a zone', 'Mars/Olympus', 'Account Time Zone: "Mars/Olympus" is not a time zone name'],
+		[
+			'an offset, not a zone name',
+			'GMT+2 Berlin',
+			'Account Time Zone: "GMT+2 Berlin" is not a time zone name',
+		],
+	])("the credential's Account Time Zone %s", async (_, timeZone, message) => {
+		const harness = new PollHarness({
+			nodeType: new MessagingSmsTrigger(),
+			parameters: { events: ['smsDelivered'] },
+			credentials: new CredentialStore({ ...sandboxCredentials(sandbox, 'apiKey'), timeZone }),
+		});
+		const outcome = await harness.activate();
+		expect(outcome.error?.message).toBe(message);
 		expect(sandbox.log.all()).toEqual([]);
 		cases++;
 	});

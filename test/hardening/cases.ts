@@ -370,7 +370,7 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS },
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID },
 			{ path: 'body', displayName: 'Message', values: MESSAGE },
 			{ path: 'options.sendDate', displayName: 'Send At', values: BAD_SEND_AT },
 		],
@@ -438,7 +438,7 @@ export const OPERATIONS: OperationCase[] = [
 		operation: 'add',
 		base: { resource: 'phoneNumber', operation: 'add', addressBookId: 12, phones: '380986235698' },
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID },
 			{
 				path: 'phones',
 				displayName: 'Phones',
@@ -458,7 +458,7 @@ export const OPERATIONS: OperationCase[] = [
 			...variables,
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{
 				path: 'phones',
 				displayName: 'Phones',
@@ -472,7 +472,7 @@ export const OPERATIONS: OperationCase[] = [
 		operation: 'get',
 		base: { resource: 'phoneNumber', operation: 'get', addressBookId: 12, phone: '380986235698' },
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{
 				path: 'phone',
 				displayName: 'Phone',
@@ -491,7 +491,7 @@ export const OPERATIONS: OperationCase[] = [
 			phones: '380986235698',
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{
 				path: 'phones',
 				displayName: 'Phones',
@@ -511,7 +511,7 @@ export const OPERATIONS: OperationCase[] = [
 			...variables,
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{
 				path: 'phone',
 				displayName: 'Phone',
@@ -531,7 +531,7 @@ export const OPERATIONS: OperationCase[] = [
 			...variables,
 		},
 		bad: [
-			{ path: 'addressBookId', displayName: 'Mailing List ID', values: BAD_ID.slice(0, 3) },
+			{ path: 'addressBookId', displayName: 'Mailing List', values: BAD_ID.slice(0, 3) },
 			{
 				path: 'phones',
 				displayName: 'Phones',

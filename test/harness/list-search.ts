@@ -1,39 +1,45 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
-import type { Sandbox } from '../../sandbox/core/server';
-
 /**
- * The context a node's `methods.listSearch` gets from the editor, for tests: the node, its credential's Base URL
- * (the sandbox), the workflow's time zone, and n8n's request helper sending over real HTTP with the sandbox's API
- * key (the transport asks it for the full response). One helper for every listSearch test.
+ * What a `listSearch` method gets from n8n when the editor opens a resource locator's list, for tests: the node,
+ * its credential's Base URL (the sandbox), the workflow's time zone, and n8n's authenticated request helper (here:
+ * the request sent to the sandbox over real HTTP with the API key, and the full response the transport asks for).
+ * One helper for every listSearch test; `options` may be just the node type.
  */
 export function listSearchContext(
-	sandbox: Sandbox,
-	options: { nodeType?: string; timeZone?: string } = {},
+	sandbox: { url: string; account: { apiKey: string } },
+	options: { nodeType?: string; timeZone?: string } | string = {},
 ): ILoadOptionsFunctions {
+	const { nodeType, timeZone } = typeof options === 'string' ? { nodeType: options } : options;
 	return {
 		getNode: () => ({
 			name: 'Node',
-			type: options.nodeType ?? 'n8n-nodes-messaging.messagingSms',
+			type: nodeType ?? 'n8n-nodes-messaging.messagingSms',
 			typeVersion: 1,
 			parameters: {},
 		}),
 		getCredentials: async () => ({ baseUrl: sandbox.url }),
-		getTimezone: () => options.timeZone ?? 'UTC',
+		getTimezone: () => timeZone ?? 'UTC',
 		helpers: {
 			httpRequestWithAuthentication: async (
 				_type: string,
-				request: { url: string; method: string },
+				request: { url: string; method: string; qs?: Record<string, unknown> },
 			) => {
-				const response = await fetch(request.url, {
+				const url = new URL(request.url);
+				for (const [key, value] of Object.entries(request.qs ?? {}))
+					url.searchParams.set(key, String(value));
+				const response = await fetch(url, {
 					method: request.method,
 					headers: { Authorization: `Bearer ${sandbox.account.apiKey}` },
 				});
-				return {
-					statusCode: response.status,
-					headers: Object.fromEntries(response.headers),
-					body: (await response.json()) as unknown,
-				};
+				const text = await response.text();
+				let body: unknown = text;
+				try {
+					body = JSON.parse(text) as unknown;
+				} catch {
+					// Not JSON: handed on as text, as n8n's helper does.
+				}
+				return { statusCode: response.status, headers: Object.fromEntries(response.headers), body };
 			},
 		},
 	} as unknown as ILoadOptionsFunctions;

@@ -5,7 +5,7 @@ import { parse as parseQueryString } from 'node:querystring';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import { ErrorReporter, ExecuteContext, WebhookContext } from 'n8n-core';
+import { ErrorReporter, ExecuteContext, HookContext, WebhookContext } from 'n8n-core';
 import {
 	Workflow,
 	createRunExecutionData,
@@ -19,6 +19,7 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { CredentialStore, TestCredentialsHelper } from './credentials';
 import { NodeTypes } from './run-node';
 import { additionalData } from './additional-data';
 
@@ -59,6 +60,8 @@ export interface WebhookHarnessOptions {
 	workflowId?: string;
 	/** The workflow's static data as n8n stored it (JSON), e.g. from another harness: a restart, another process. */
 	staticData?: IDataObject;
+	/** The node's (optional) Messaging credential; undefined: the node has none. */
+	credentials?: CredentialStore;
 }
 
 /**
@@ -88,6 +91,9 @@ export class WebhookHarness {
 			position: [0, 0],
 			parameters: options.parameters,
 			...(options.webhookId ? { webhookId: options.webhookId } : {}),
+			...(options.credentials
+				? { credentials: { messagingServiceApi: { id: '1', name: 'Sandbox' } } }
+				: {}),
 		};
 		this.workflow = new Workflow({
 			id: options.workflowId ?? 'webhook-workflow',
@@ -113,6 +119,27 @@ export class WebhookHarness {
 	/** The workflow's static data as n8n would save it to its database (JSON, without n8n's change flag). */
 	storedStaticData(): IDataObject {
 		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+	}
+
+	/**
+	 * Activation as n8n runs it for a webhook node (n8n-core's HookContext, mode "trigger", activation "activate"):
+	 * the node's `checkExists`; it throws what n8n shows as the activation error.
+	 */
+	async activate(): Promise<boolean> {
+		const activationData = additionalData(
+			this.options.credentials
+				? { credentialsHelper: new TestCredentialsHelper(this.options.credentials) }
+				: {},
+			this.url,
+		);
+		const context = new HookContext(
+			this.workflow,
+			this.node,
+			activationData,
+			'trigger',
+			'activate',
+		);
+		return await this.options.nodeType.webhookMethods!.default!.checkExists.call(context);
 	}
 
 	/** Items of every run the node started, in order. */
@@ -225,7 +252,16 @@ export class WebhookHarness {
 		}
 
 		const description = this.options.nodeType.description.webhooks![0];
-		const requestData = additionalData({ httpRequest: request, httpResponse: res }, this.url);
+		const requestData = additionalData(
+			{
+				httpRequest: request,
+				httpResponse: res,
+				...(this.options.credentials
+					? { credentialsHelper: new TestCredentialsHelper(this.options.credentials) }
+					: {}),
+			},
+			this.url,
+		);
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: this.node.name,

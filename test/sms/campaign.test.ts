@@ -25,7 +25,7 @@ const plus = (date: string, ms: number) =>
 	formatServiceDate(new Date(Date.parse(`${date.replace(' ', 'T')}Z`) + ms));
 
 describe('Campaign: create and send', () => {
-	test('Create for List: sender, body, transliterate, route pairs, send date in the workflow time zone', async () => {
+	test("Create for List: sender, body, transliterate, route pairs, a zoned send date in the account's time zone", async () => {
 		await addToList(11, '380986235698, 12025550143');
 		t.sandbox.log.clear();
 		const result = await t.run(
@@ -45,7 +45,7 @@ describe('Campaign: create and send', () => {
 				},
 			}),
 			undefined,
-			{ timezone: 'Europe/Kyiv' },
+			{ timezone: 'America/New_York', accountTimeZone: 'Europe/Kyiv' },
 		);
 		expect(result.error).toBeUndefined();
 		expect(t.calls()).toEqual([
@@ -65,6 +65,50 @@ describe('Campaign: create and send', () => {
 			},
 		]);
 		expect(jsonOf(result)).toEqual([{ result: true, campaign_id: '1001' }]);
+	});
+
+	test.each([
+		['UTC', undefined, '2031-11-25 14:00:00'],
+		['Europe/Berlin', 'Europe/Berlin', '2031-11-25 15:00:00'],
+		['America/New_York', 'America/New_York', '2031-11-25 09:00:00'],
+	])(
+		"Send At from the picker (09:00 in a New York workflow) is sent as the account's wall-clock time: account %s",
+		async (_, accountTimeZone, sent) => {
+			await addToList(11, '380986235698');
+			t.sandbox.log.clear();
+			const result = await t.run(
+				campaign('createForList', {
+					sender: 'Sandbox',
+					addressBookId: 11,
+					body: 'Hi',
+					options: { sendDate: '2031-11-25T09:00:00' },
+				}),
+				undefined,
+				{ timezone: 'America/New_York', accountTimeZone },
+			);
+			expect(result.error).toBeUndefined();
+			expect(t.calls().map((call) => (call.body as { date?: string }).date)).toEqual([sent]);
+		},
+	);
+
+	test("Send At that has passed in the account's zone is refused, naming the zone", async () => {
+		const now = new Date();
+		// One hour ago in UTC, written as UTC wall-clock time by a UTC workflow; the account is in UTC too.
+		const hourAgo = new Date(now.getTime() - 3_600_000).toISOString().slice(0, 19);
+		const result = await t.run(
+			campaign('createForList', {
+				sender: 'Sandbox',
+				addressBookId: 11,
+				body: 'Hi',
+				options: { sendDate: hourAgo },
+			}),
+			undefined,
+			{ accountTimeZone: 'Asia/Tokyo', timezone: 'Asia/Tokyo' },
+		);
+		expect(result.error?.message).toMatch(
+			/^Send At: \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} has passed \(it is now \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} in Asia\/Tokyo, the account's time zone\) \[item 0\]$/,
+		);
+		expect(t.calls()).toEqual([]);
 	});
 
 	test('Create for List: a wall-clock send date is sent as it is; no options → transliterate 0 only', async () => {
@@ -534,15 +578,12 @@ describe('Campaign: Get Many and Get Cost', () => {
 	test.each([
 		[
 			{ addressBookId: '21', phones: '380986235698' },
-			'Mailing List ID: give either a Mailing List ID or Phones, not both [item 0]',
+			'Mailing List: give either a Mailing List or Phones, not both [item 0]',
 		],
-		[
-			{},
-			'Mailing List ID: give either a Mailing List ID or Phones to price the campaign for [item 0]',
-		],
+		[{}, 'Mailing List: give either a Mailing List or Phones to price the campaign for [item 0]'],
 		[
 			{ addressBookId: 'list-21' },
-			'Mailing List ID: must be a positive whole number (got "list-21") [item 0]',
+			'Mailing List: must be a positive whole number (got "list-21") [item 0]',
 		],
 	])('Get Cost with %p → clear error, zero requests', async (extra, message) => {
 		const result = await t.run(campaign('getCost', { sender: 'Sandbox', body: 'Hello', ...extra }));

@@ -499,8 +499,9 @@ describe('Phone Number', () => {
 
 	test.each([
 		[
-			{ addressBookId: 0, phones: '380986235698' },
-			'Mailing List ID: must be a positive whole number (got "0") [item 0]',
+			// A plain 0 is an empty Mailing List to n8n (it refuses the workflow); an expression reaches the node.
+			{ addressBookId: '={{ 0 }}', phones: '380986235698' },
+			'Mailing List: must be a positive whole number (got 0) [item 0]',
 		],
 		[{ addressBookId: 1, phones: '={{ "" }}' }, 'Phones: is empty [item 0]'],
 	])('bad input %p → clear error, no request', async (parameters, message) => {

@@ -15,7 +15,13 @@ export interface SmsTestContext {
 	run(
 		parameters: INodeParameters,
 		items?: InputItem[],
-		options?: { continueOnFail?: boolean; timezone?: string },
+		options?: {
+			continueOnFail?: boolean;
+			/** The workflow's zone (n8n's setting; default UTC). */
+			timezone?: string;
+			/** The credential's Account Time Zone (absent: the field unset, read as UTC). */
+			accountTimeZone?: string;
+		},
 	): Promise<RunNodeResult>;
 	/** Calls a control route: control('POST', '/sms/senders', {...}). */
 	control(method: string, path: string, body?: unknown): Promise<IDataObject>;
@@ -43,7 +49,10 @@ export function useSmsSandbox(): SmsTestContext {
 	context.run = async (parameters, items, options = {}) =>
 		await runNode({
 			node,
-			credentials: context.store,
+			credentials:
+				options.accountTimeZone === undefined
+					? context.store
+					: new CredentialStore({ ...context.store.get(), timeZone: options.accountTimeZone }),
 			parameters: { requestOptions: { requestsPerSecond: 0 }, ...parameters },
 			items,
 			continueOnFail: options.continueOnFail,

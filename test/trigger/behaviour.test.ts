@@ -348,11 +348,15 @@ describe('errors', () => {
 		expect(noEvents.error?.message).toBe('Events: choose at least one event');
 		const badZone = await harness(
 			sandbox,
-			parameters(['bounce'], { serviceTimeZone: 'Mars/Olympus' }),
+			parameters(['bounce']),
+			'legacy',
+			'Mars/Olympus',
 		).activate();
 		expect(badZone.error?.message).toBe(
-			'Service Time Zone: "Mars/Olympus" is not a time zone name',
+			'Account Time Zone: "Mars/Olympus" is not a time zone name',
 		);
+		const unknownEvent = await harness(sandbox, parameters(['bounce', 'opened'])).activate();
+		expect(unknownEvent.error?.message).toBe('Events: "opened" is not an event of this trigger');
 		expect(callsSince(sandbox, since)).toEqual([]);
 	});
 });
@@ -426,11 +430,13 @@ test('an unsubscribe removed from the list mid-day (offsets shift) makes no new 
 	expect(emails(await trigger.poll())).toEqual([]);
 });
 
-test('service time zone: times read in the configured zone, and its days decide which unsubscribes are read', async () => {
+test("account time zone (the credential's): times read in it, and its days decide which unsubscribes are read", async () => {
 	setNow('2026-03-26T23:30:00Z'); // 00:30 on the 27th in Berlin (UTC+1 until the end of March)
 	const trigger = harness(
 		sandbox,
-		parameters(['bounce', 'unsubscribe'], { serviceTimeZone: 'Europe/Berlin' }),
+		parameters(['bounce', 'unsubscribe']),
+		'legacy',
+		'Europe/Berlin',
 	);
 	let since = sandbox.log.lastSeq();
 	await trigger.activate();

@@ -134,12 +134,17 @@ export function harness(
 	sandbox: Sandbox,
 	params: INodeParameters,
 	persistence: PersistenceMode = 'legacy',
+	/** The credential's Account Time Zone (absent: a credential saved before the field, read as UTC). */
+	timeZone?: string,
 ) {
 	return new PollHarness({
 		nodeType: trigger,
 		parameters: params,
 		// The static API key never expires, so days of simulated time add no token exchanges to the request log.
-		credentials: new CredentialStore(sandboxCredentials(sandbox, 'apiKey')),
+		credentials: new CredentialStore({
+			...sandboxCredentials(sandbox, 'apiKey'),
+			...(timeZone === undefined ? {} : { timeZone }),
+		}),
 		persistence,
 	});
 }

@@ -430,7 +430,18 @@ test('Fetch Test Event returns the newest statuses and moves nothing', async () 
 	// The next scheduled poll still emits everything once.
 	expect(smsEvents(await trigger.poll())).toHaveLength(10);
 
-	const empty = await harness(sandbox, sms(['smsSent'])).manual();
+	// Statuses exist, none of the chosen event: the error says so (it used to say there were none).
+	const notChosen = await harness(sandbox, sms(['smsSent'])).manual();
+	expect(notChosen.error?.message).toBe(
+		'No SMS Sent status in the campaigns of the last 3 days; their phones reached other statuses (3 SMS Delivered, 2 SMS Not Delivered)',
+	);
+	expect(notChosen.error?.description).toBe(
+		'The trigger is working: none of the recent phones reached a chosen event yet. Fetch again once one does, or add the other events to Events to see a sample.',
+	);
+});
+
+test('Fetch Test Event with no campaign in the look-back says there are no statuses', async () => {
+	const empty = await harness(sandbox, sms(['smsNotDelivered'])).manual();
 	expect(empty.error?.message).toBe('No SMS delivery statuses in the campaigns of the last 3 days');
 });
 

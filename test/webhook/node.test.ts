@@ -10,6 +10,7 @@ import {
 	forgetAllRepeats,
 } from '../../nodes/MessagingEmailTrigger/dedupe';
 import { WebhookHarness } from '../harness/webhook-harness';
+import { CredentialStore } from '../harness/credentials';
 import { NODE_TYPE, jsonItems, productionPath, startTrigger, trigger } from './setup';
 
 /** 2026-11-23 10:00:00 UTC */
@@ -294,7 +295,7 @@ describe('output of each event kind', () => {
 	});
 
 	it('reads `url` for a click link too, `redirected` as a click, and the account zone for Event Time', async () => {
-		harness = await startTrigger({ options: { serviceTimeZone: 'Europe/Berlin' } });
+		harness = await startTrigger({}, { timeZone: 'Europe/Berlin' });
 		const click = {
 			event: 'redirected',
 			timestamp: T,
@@ -762,30 +763,45 @@ describe('repeat memory shared by n8n processes', () => {
 });
 
 describe('settings', () => {
-	it('a Service Time Zone that is not text (an expression giving an object): 500 naming the setting', async () => {
-		harness = await startTrigger({ options: { serviceTimeZone: '={{ {"a":1} }}' } });
-		expect(await postJson([EVENTS.opened])).toEqual({
-			status: 500,
-			text: '{"code":0,"message":"Service Time Zone: must be text, but the value is an object ({\\"a\\":1})"}',
-		});
-		expect(harness.emitted()).toEqual([]);
+	it('an Account Time Zone that is not a zone fails the activation, naming the credential field', async () => {
+		harness = await startTrigger({}, { timeZone: 'Mars/Olympus' });
+		await expect(harness.activate()).rejects.toThrow(
+			'Account Time Zone: "Mars/Olympus" is not a time zone name',
+		);
 	});
 
-	it('an unknown Service Time Zone: 500 (the service posts again later), nothing emitted or remembered', async () => {
-		harness = await startTrigger({ options: { serviceTimeZone: 'Mars/Olympus' } });
+	it('Events given an unknown value (expression, imported JSON) fail the activation, naming the setting', async () => {
+		harness = await startTrigger({ events: ['opened', 'bounce'] });
+		await expect(harness.activate()).rejects.toThrow(
+			'Events: "bounce" is not an event of this trigger',
+		);
+	});
+
+	it('known Events and a zone: the activation passes; without a credential Event Time is in UTC', async () => {
+		harness = await startTrigger({ events: ['opened'] }, { timeZone: 'Europe/Berlin' });
+		await expect(harness.activate()).resolves.toBe(true);
+		await harness.close();
+		harness = await startTrigger({ events: ['opened'] });
+		await expect(harness.activate()).resolves.toBe(true);
+	});
+
+	it('an Account Time Zone made wrong after activation: 500 (the service posts again later), nothing emitted or remembered', async () => {
+		harness = await startTrigger({ events: ['opened'] }, { timeZone: 'Mars/Olympus' });
 		const answer = await postJson([EVENTS.opened]);
 		expect(answer).toEqual({
 			status: 500,
-			text: '{"code":0,"message":"Service Time Zone: \\"Mars/Olympus\\" is not a time zone name"}',
+			text: '{"code":0,"message":"Account Time Zone: \\"Mars/Olympus\\" is not a time zone name"}',
 		});
 		expect(harness.emitted()).toEqual([]);
 		// The user fixes the zone; the service posts the batch again: it is new to the node.
+		const webhookId = new URL(harness.productionUrl()).pathname.split('/')[2];
 		await harness.close();
 		harness = await new WebhookHarness({
 			nodeType: trigger,
 			nodeTypeName: NODE_TYPE,
-			parameters: { events: ['opened'], options: { serviceTimeZone: 'UTC' } },
-			webhookId: new URL(harness.productionUrl()).pathname.split('/')[2],
+			parameters: { events: ['opened'] },
+			webhookId,
+			credentials: new CredentialStore({ apiKey: 'unused', timeZone: 'UTC' }),
 		}).listen();
 		expect((await postJson([EVENTS.opened])).text).toBe(summary(1, 1));
 		expect(harness.emitted()).toHaveLength(1);

@@ -4,6 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmailTrigger } from '../../nodes/MessagingEmailTrigger/MessagingEmailTrigger.node';
 import { forgetAllRepeats } from '../../nodes/MessagingEmailTrigger/dedupe';
+import { CredentialStore } from '../harness/credentials';
 import { WebhookHarness } from '../harness/webhook-harness';
 
 export const trigger = new MessagingEmailTrigger();
@@ -12,7 +13,7 @@ export const NODE_TYPE = 'n8n-nodes-messaging.messagingEmailTrigger';
 /** A harness serving the trigger with these parameters (all events by default) and a fresh random id. */
 export async function startTrigger(
 	parameters: INodeParameters = {},
-	options: { webhookId?: string | null } = {},
+	options: { webhookId?: string | null; timeZone?: string } = {},
 ): Promise<WebhookHarness> {
 	forgetAllRepeats();
 	const webhookId = options.webhookId === null ? undefined : (options.webhookId ?? randomUUID());
@@ -21,6 +22,10 @@ export async function startTrigger(
 		nodeTypeName: NODE_TYPE,
 		parameters: { events: trigger.description.properties[1].default, ...parameters },
 		webhookId,
+		// The credential is optional on this node; a test that gives Account Time Zone gets one.
+		...(options.timeZone === undefined
+			? {}
+			: { credentials: new CredentialStore({ apiKey: 'unused', timeZone: options.timeZone }) }),
 	}).listen();
 }
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../../shared/items';
+import { readParameter } from '../../shared/parameters';
 import { headerProblem } from './headers';
 
 /**
@@ -50,6 +51,14 @@ export const attachmentOptions: INodeProperties[] = [
 		placeholder: 'data, invoice',
 		description: 'Names of the binary properties of the input item to attach, comma-separated',
 	},
+];
+
+/**
+ * Binary File Names and Text Attachments: lists of rows, so top-level fields of Send, not Options. n8n's editor
+ * drops an Options entry whose list is still empty as soon as another option is added (its parameter cleanup
+ * removes empty objects inside a collection): Text Attachments, then Binary File Names left "No properties".
+ */
+export const attachmentListFields: INodeProperties[] = [
 	{
 		displayName: 'Binary File Names',
 		name: 'attachmentFileNames',
@@ -58,7 +67,7 @@ export const attachmentOptions: INodeProperties[] = [
 		placeholder: 'Add File Name',
 		default: {},
 		description:
-			'File names to use for Binary Attachments instead of the ones stored with the binary data',
+			'File names to use for the binary properties in Options → Binary Attachments instead of the ones stored with the binary data',
 		options: [
 			{
 				displayName: 'File Name',
@@ -135,9 +144,9 @@ function planBinaryAttachments(
 		.split(',')
 		.map((name) => name.trim())
 		.filter((name) => name !== '');
+	const fileNames = readParameter(context, 'attachmentFileNames', itemIndex, {}) as IDataObject;
 	const renames = new Map<string, string>();
-	for (const row of ((options.attachmentFileNames as IDataObject | undefined)?.names as
-		IDataObject[] | undefined) ?? []) {
+	for (const row of (fileNames?.names as IDataObject[] | undefined) ?? []) {
 		const property = String(row.binaryPropertyName ?? '').trim();
 		const fileName = String(row.fileName ?? '').trim();
 		if (!fileName) continue;
@@ -243,8 +252,8 @@ export function readAttachments(
 	otherBytes: number;
 } {
 	const textAttachments: Record<string, string> = {};
-	for (const row of ((options.textAttachments as IDataObject | undefined)?.attachments as
-		IDataObject[] | undefined) ?? []) {
+	const texts = readParameter(context, 'textAttachments', itemIndex, {}) as IDataObject;
+	for (const row of (texts?.attachments as IDataObject[] | undefined) ?? []) {
 		const fileName = String(row.fileName ?? '').trim();
 		if (!fileName)
 			throw invalidInput(context, itemIndex, 'Text Attachments', 'an attachment has no file name');
@@ -269,13 +278,13 @@ export function readAttachments(
 			'a binary attachment has the name of a text attachment',
 		);
 	}
-	const texts = Object.entries(textAttachments).map(([fileName, content]) => ({
+	const textSizes = Object.entries(textAttachments).map(([fileName, content]) => ({
 		parameter: 'Text Attachments',
 		fileName,
 		encodedBytes: Buffer.byteLength(content, 'utf8'),
 	}));
 	checkMessageSize(context, itemIndex, contentBytes, [
-		...texts,
+		...textSizes,
 		...binaryAttachments.map(({ fileName, bytes }) => ({
 			parameter: 'Binary Attachments',
 			fileName,
@@ -285,7 +294,7 @@ export function readAttachments(
 	return {
 		textAttachments,
 		binaryAttachments,
-		otherBytes: texts.reduce((sum, text) => sum + text.encodedBytes, contentBytes),
+		otherBytes: textSizes.reduce((sum, text) => sum + text.encodedBytes, contentBytes),
 		attachmentNames: [
 			...Object.keys(textAttachments),
 			...binaryAttachments.map(({ fileName }) => fileName),

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../shared/account';
 import { readDateParameter } from '../../shared/dates';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/fields';
 import { runPerItem } from '../../shared/items';
@@ -48,10 +49,11 @@ export async function runDayList(
 		output: (record: IDataObject) => IDataObject;
 	},
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(context);
 	return await runPerItem(context, client, {
 		prepare: (itemIndex) => {
 			const filters = readParameter(context, 'filters', itemIndex, {}) as IDataObject;
-			const date = readDateParameter(context, itemIndex, filters.date, 'Day', true);
+			const date = readDateParameter(context, itemIndex, filters.date, 'Day', accountZone, true);
 			return { query: date ? { date } : {}, ...readReturnAllAndLimit(context, itemIndex) };
 		},
 		send: async ({ query, returnAll, limit }, itemIndex) => {

@@ -1,5 +1,6 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { recordList } from '../../shared/objects';
 import { MessagingClient } from '../../shared/transport/client';
 import { approvedSenders } from '../helpers/senders';
 
@@ -13,5 +14,42 @@ export async function searchSenders(
 	const results = senders
 		.filter((email) => email.toLowerCase().includes(wanted))
 		.map((email) => ({ name: email, value: email }));
+	return { results };
+}
+
+/**
+ * The account's own email templates (GET /templates?owner=me, not the gallery) for the Template list. The
+ * reference documents no fields of this list beyond `id`, `real_id` and a name: the value is `real_id` (what a
+ * send takes) or else `id`; an entry with neither is left out, not guessed.
+ */
+export async function searchTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const client = new MessagingClient(this);
+	const templates = await client.requestList(
+		{ method: 'GET', path: '/templates', query: { owner: 'me' } },
+		(body) => recordList(body),
+	);
+	const wanted = (filter ?? '').trim().toLowerCase();
+	const idOf = (template: IDataObject) => {
+		const id = template.real_id ?? template.id;
+		return typeof id === 'number' || (typeof id === 'string' && id.trim() !== '')
+			? String(id).trim()
+			: undefined;
+	};
+	const results = templates
+		.map((template) => ({ template, id: idOf(template) }))
+		.filter((entry): entry is { template: IDataObject; id: string } => entry.id !== undefined)
+		.map(({ template, id }) => ({
+			name:
+				typeof template.name === 'string' && template.name.trim() ? template.name.trim() : `#${id}`,
+			value: id,
+		}))
+		.filter(
+			(entry) =>
+				entry.name.toLowerCase().includes(wanted) || entry.value.toLowerCase().includes(wanted),
+		)
+		.map((entry) => ({ ...entry, description: `ID ${entry.value}` }));
 	return { results };
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../../shared/items';
+import { listOrTypedLocator } from '../../shared/locators';
 import { batchingField as sharedBatchingField } from '../../shared/bulk';
 import { DEFAULT_BATCH_SIZE } from './bulk';
 import { readParameter } from '../../shared/parameters';
@@ -8,16 +9,29 @@ import { quoteValue } from '../../shared/objects';
 
 /** Field builders shared by the SMS operations (each operation adds its own displayOptions). */
 
-export const addressBookIdField: INodeProperties = {
-	displayName: 'Mailing List ID',
+/** The mailing list (address book): from the account's lists, or by ID (an expression, or when the list fails). */
+export const addressBookIdField: INodeProperties = listOrTypedLocator({
 	name: 'addressBookId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 1234567',
+	displayName: 'Mailing List',
 	description:
-		"ID of the mailing list (address book) that holds the phone numbers: in the service's web app under Mailing Lists, the number in the list's address",
-};
+		"The mailing list (address book) that holds the phone numbers, from the account's lists or by ID: in SendPulse under Mailing Lists, the number in the list's address",
+	searchListMethod: 'searchMailingLists',
+	listPlaceholder: 'Select a mailing list...',
+	typed: {
+		displayName: 'By ID',
+		name: 'id',
+		placeholder: 'e.g. 1234567',
+		validation: [
+			{
+				type: 'regex',
+				properties: {
+					regex: '^\\s*\\d+\\s*$',
+					errorMessage: 'A mailing list ID is a whole number',
+				},
+			},
+		],
+	},
+});
 
 /** The same field where a list is one of two choices (Get Cost: a list or phones). */
 export const optionalAddressBookIdField: INodeProperties = {

@@ -1,7 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { MessagingClient } from '../../shared/transport/client';
+import { recordList } from '../../shared/objects';
 import { campaignListItem, dataList, senderId } from '../../shared/records/sms';
+import { readAccountTimeZone } from '../../shared/account';
 
 /**
  * Campaigns for the Campaign locator's list, newest first. The service lists campaigns by creation date only (no
@@ -11,10 +13,11 @@ export async function searchCampaigns(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
+	const accountZone = await readAccountTimeZone(this);
 	const client = new MessagingClient(this);
 	const campaigns = (
 		await client.requestList({ method: 'GET', path: '/sms/campaigns/list' }, dataList)
-	).map((campaign) => campaignListItem(campaign, this.getTimezone()));
+	).map((campaign) => campaignListItem(campaign, accountZone));
 	const wanted = (filter ?? '').trim().toLowerCase();
 	const results = campaigns
 		.filter((campaign: IDataObject) =>
@@ -63,4 +66,40 @@ export async function searchSenders(
 			...(sender.country ? { description: String(sender.country) } : {}),
 		}));
 	return { results };
+}
+
+/** The service's page size for mailing lists (GET /addressbooks). */
+const MAILING_LIST_PAGE = 100;
+
+/**
+ * Mailing lists (GET /addressbooks) for the Mailing List locator, a page of 100 at a time (n8n asks for the next
+ * page as the user scrolls, with the offset as its token). The service does not filter by name: the filter is
+ * applied to each page, matching the name or the ID.
+ */
+export async function searchMailingLists(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const client = new MessagingClient(this);
+	const offset = Number(paginationToken ?? 0) || 0;
+	const books = await client.requestList(
+		{ method: 'GET', path: '/addressbooks', query: { limit: MAILING_LIST_PAGE, offset } },
+		(body) => recordList(body),
+	);
+	const wanted = (filter ?? '').trim().toLowerCase();
+	const results = books
+		.filter((book) => typeof book.id === 'number' || /^\d+$/.test(String(book.id ?? '')))
+		.map((book) => {
+			const id = String(book.id);
+			const name = typeof book.name === 'string' && book.name.trim() ? book.name.trim() : `#${id}`;
+			return { name, value: id, description: `ID ${id}` };
+		})
+		.filter((entry) => entry.name.toLowerCase().includes(wanted) || entry.value.includes(wanted));
+	return {
+		results,
+		...(books.length === MAILING_LIST_PAGE
+			? { paginationToken: String(offset + MAILING_LIST_PAGE) }
+			: {}),
+	};
 }

@@ -7,6 +7,8 @@ import { STATE_KEY } from './email/state';
 import { dropHandover, settleHandover } from './handover';
 import { pollSms, readSmsSettings, sampleSms, smsHandover, type SmsSettings } from './sms/poller';
 import { SMS_STATE_KEY, writeSmsState } from './sms/state';
+import { smsEventOptions } from './sms/fields';
+import type { SmsEventType } from '../records/sms';
 
 /**
  * Email events (bounce, unsubscribe) and SMS delivery events are two pollers with their own state. The SMS poll
@@ -20,7 +22,7 @@ export async function pollMessagingEvents(
 	const watchesEmail = chosenEvents(context.getNodeParameter('events', [])).some(
 		(event) => event === 'bounce' || event === 'unsubscribe',
 	);
-	const sms = readSmsSettings(context, DEFAULT_MAX_EVENTS_PER_POLL);
+	const sms = await readSmsSettings(context, DEFAULT_MAX_EVENTS_PER_POLL);
 	if (!watchesEmail && sms.events.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'Events: choose at least one event', {
 			description: 'The trigger needs at least one event type to watch.',
@@ -58,7 +60,7 @@ async function sampleMessagingEvents(
 	sms: SmsSettings,
 ): Promise<INodeExecutionData[][]> {
 	if (sms.events.length === 0) return await sampleEmail(context);
-	const smsItems = await sampleSms(context, sms);
+	const { items: smsItems, notChosen } = await sampleSms(context, sms);
 	let emailItems: INodeExecutionData[] = [];
 	if (watchesEmail) {
 		const email = await sampleEmail(context).then(
@@ -69,8 +71,28 @@ async function sampleMessagingEvents(
 		if ('error' in email && smsItems.length === 0) throw email.error;
 		if ('items' in email) emailItems = email.items;
 	}
-	if (emailItems.length + smsItems.length === 0) {
-		throw new NodeOperationError(
+	if (emailItems.length + smsItems.length === 0) throw noSmsSample(context, sms, notChosen);
+	return [[...emailItems, ...smsItems]];
+}
+
+const smsEventName = (event: SmsEventType) =>
+	smsEventOptions.find((option) => option.value === event)?.name ?? event;
+
+/**
+ * Fetch Test Event found nothing to show: say whether the recent campaigns hold no statuses yet, or hold statuses
+ * of events not chosen (a user watching "Not delivered" while every phone was delivered).
+ */
+function noSmsSample(
+	context: IPollFunctions,
+	sms: SmsSettings,
+	notChosen: Partial<Record<SmsEventType, number>>,
+): NodeOperationError {
+	const others = (Object.entries(notChosen) as Array<[SmsEventType, number]>).map(
+		([event, count]) => `${count} ${smsEventName(event)}`,
+	);
+	const chosen = sms.events.map(smsEventName).join(' or ');
+	if (others.length === 0) {
+		return new NodeOperationError(
 			context.getNode(),
 			`No SMS delivery statuses in the campaigns of the last ${sms.lookBackDays} days`,
 			{
@@ -79,5 +101,11 @@ async function sampleMessagingEvents(
 			},
 		);
 	}
-	return [[...emailItems, ...smsItems]];
+	return new NodeOperationError(
+		context.getNode(),
+		`No ${chosen} status in the campaigns of the last ${sms.lookBackDays} days; their phones reached other statuses (${others.join(', ')})`,
+		{
+			description: `The trigger is working: none of the recent phones reached a chosen event yet. Fetch again once one does, or add the other events to Events to see a sample.`,
+		},
+	);
 }

@@ -17,6 +17,7 @@ import {
 	toNodeApiError,
 	type FailedAttempt,
 } from './errors';
+import { usesApiKey } from '../account';
 import { contentTypeOf, trimSlash } from './http';
 import { RequestPacer, type PacedStart } from './pacer';
 import { tokensKnown } from './token';
@@ -131,10 +132,18 @@ function failureIn200(body: unknown, resultFalseIsAnswer = false): boolean {
  * single refresh after a 401 are n8n's, driven by the credential), plus pacing, bounded retries, the service's
  * error envelope and its odd success shapes.
  */
+/** A 401 with Client ID and Secret (the exchange refused them, or the token they gave): what to do. */
+const CLIENT_REFUSED =
+	'The service refused the credential: open the Messaging credential and copy Client ID and Client Secret again from SendPulse (Account Settings → API), or switch Authentication to API Key and paste a key created there';
+const API_KEY_REFUSED =
+	'The service refused the credential: open the Messaging credential and paste an API key from SendPulse (Account Settings → API → Create API key); a deleted key stops working';
+
 export class MessagingClient {
 	private baseUrl?: string;
 	/** The credential's secret values as loaded, masked wherever an answer is quoted in an error. */
 	private credentialSecrets: unknown[] = [];
+	/** What to tell a user whose credential the service refused (set with the Base URL). */
+	private refusalHint = CLIENT_REFUSED;
 
 	constructor(
 		private readonly context: ClientContext,
@@ -295,6 +304,7 @@ export class MessagingClient {
 				credentials.apiKey,
 				credentials.accessToken,
 			];
+			this.refusalHint = usesApiKey(credentials) ? API_KEY_REFUSED : CLIENT_REFUSED;
 		}
 		return this.baseUrl;
 	}
@@ -391,7 +401,7 @@ export class MessagingClient {
 	private authError(error: unknown, itemIndex?: number): NodeApiError {
 		return toNodeApiError(this.context.getNode(), describeThrown(error), {
 			itemIndex,
-			context: 'Check the credential: the service rejected it',
+			context: this.refusalHint,
 			secrets: this.secrets,
 		});
 	}

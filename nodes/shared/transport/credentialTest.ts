@@ -5,6 +5,8 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { usesApiKey } from '../account';
+import { accountTimeZone } from '../serviceTime';
 import { answerPreview, maskSecrets, readServiceError } from './errors';
 import { contentTypeOf, trimSlash, type RawAnswer } from './http';
 import { exchangeToken } from './token';
@@ -33,12 +35,13 @@ export async function testMessagingCredential(
 			resolveWithFullResponse: true,
 			followRedirect: false,
 		})) as RawAnswer;
+	const zone = accountTimeZone(data.timeZone);
+	if (!zone.ok) return { status: 'Error', message: `Account Time Zone: ${zone.problem}` };
 	let token: string;
 	try {
-		token =
-			data.authType === 'apiKey'
-				? String(data.apiKey ?? '')
-				: await exchangeToken(async (uri, body) => await send({ method: 'POST', uri, body }), data);
+		token = usesApiKey(data)
+			? String(data.apiKey ?? '')
+			: await exchangeToken(async (uri, body) => await send({ method: 'POST', uri, body }), data);
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
 	}

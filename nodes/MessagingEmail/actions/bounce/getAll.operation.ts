@@ -5,6 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../../shared/account';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { bounceList, bounceOutput } from '../../../shared/records/emailEvents';
 import { dayListProperties, runDayList } from '../../helpers/dayList';
@@ -33,7 +34,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	const timeZone = this.getTimezone();
+	const timeZone = await readAccountTimeZone(this);
 	return await runDayList(this, client, {
 		path: '/smtp/bounces/day',
 		pageSize: BOUNCE_PAGE_SIZE,

@@ -10,6 +10,7 @@ import { runPerItem } from '../../../shared/items';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { requiredString } from '../../helpers/fields';
 import { normaliseEmailRecord } from '../../../shared/records/email';
+import { readAccountTimeZone } from '../../../shared/account';
 
 const properties: INodeProperties[] = [
 	{
@@ -32,6 +33,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => requiredString(this, itemIndex, 'emailId', 'Email ID'),
 		send: async (id, itemIndex) =>
@@ -41,7 +43,7 @@ export async function execute(
 					path: apiPath`/smtp/emails/${id}`,
 					itemIndex,
 				}),
-				this.getTimezone(),
+				accountZone,
 			),
 	});
 }

@@ -6,6 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../../shared/account';
 import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/dates';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
 import { runPerItem } from '../../../shared/items';
@@ -70,10 +71,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
 			const filters = readParameter(this, 'filters', itemIndex, {}) as IDataObject;
-			const query = readDateRange(this, itemIndex, filters, SENT_AFTER, SENT_BEFORE);
+			const query = readDateRange(this, itemIndex, filters, SENT_AFTER, SENT_BEFORE, accountZone);
 			if (filters.sender) query.sender = String(filters.sender).trim();
 			if (filters.recipient) query.recipient = String(filters.recipient).trim();
 			if (filters.skipCountry === true) query.country = 'off';
@@ -87,7 +89,7 @@ export async function execute(
 				{ method: 'GET', path: '/smtp/emails', query, itemIndex },
 				{ returnAll, limit, pageSize: 100 },
 			);
-			return records.map((record) => normaliseEmailRecord(record, this.getTimezone()));
+			return records.map((record) => normaliseEmailRecord(record, accountZone));
 		},
 	});
 }

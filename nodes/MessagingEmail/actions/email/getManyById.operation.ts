@@ -12,6 +12,7 @@ import { runBulk } from '../../../shared/bulk';
 import { normaliseEmailRecord } from '../../../shared/records/email';
 import { readParameter } from '../../../shared/parameters';
 import { describeValue } from '../../../shared/objects';
+import { readAccountTimeZone } from '../../../shared/account';
 
 /** The service's limit for POST /smtp/emails/info. */
 const EMAIL_INFO_MAX_IDS = 500;
@@ -57,6 +58,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	// Each ID is asked for once, however many items name it; its record is paired to all of them.
 	return await runBulk<null, string>(this, client, {
 		batching: { combineItems: true, batchSize: EMAIL_INFO_MAX_IDS },
@@ -70,7 +72,7 @@ export async function execute(
 			});
 			const requestedBy = new Map(entries.map((entry) => [entry.value, entry.items]));
 			return records.map((raw) => {
-				const record = normaliseEmailRecord(raw, this.getTimezone());
+				const record = normaliseEmailRecord(raw, accountZone);
 				return { json: record, items: requestedBy.get(String(record.id)) ?? [items[0]] };
 			});
 		},

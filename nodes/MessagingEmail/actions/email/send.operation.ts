@@ -7,11 +7,13 @@ import {
 } from 'n8n-workflow';
 
 import { emptyInput, invalidInput, runPerItem } from '../../../shared/items';
+import { listOrTypedLocator } from '../../../shared/locators';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { parseAddresses, type Address } from '../../helpers/addresses';
 import { headerText, requiredEmail, requiredString } from '../../helpers/fields';
 import { approvedSenders, senderAddressLocator } from '../../helpers/senders';
 import {
+	attachmentListFields,
 	attachmentOptions,
 	loadBinaryAttachments,
 	readAttachments,
@@ -175,14 +177,15 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { content: ['htmlAndText'] } },
 	},
 	{
-		displayName: 'Template ID',
-		name: 'templateId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 283941',
-		description:
-			"The template's ID: in the service's web app under Email → Templates (the number in the template's address), or the real_id the API's template list gives. Numeric and text IDs both work.",
+		...listOrTypedLocator({
+			name: 'templateId',
+			displayName: 'Template',
+			description:
+				"The template, from the account's list or by ID: in SendPulse under Email → Templates (the number in the template's address), or the real_id the API's template list gives. Numeric and text IDs both work; By ID also takes an expression.",
+			searchListMethod: 'searchTemplates',
+			listPlaceholder: 'Select a template...',
+			typed: { displayName: 'By ID', name: 'id', placeholder: 'e.g. 283941' },
+		}),
 		displayOptions: { show: { content: ['template'] } },
 	},
 	...variablesFields({
@@ -191,6 +194,7 @@ const properties: INodeProperties[] = [
 		jsonDescription:
 			'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}, or a list of {name, value}',
 	}),
+	...attachmentListFields,
 	{
 		displayName: 'Options',
 		name: 'options',

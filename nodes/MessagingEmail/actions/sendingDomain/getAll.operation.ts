@@ -8,6 +8,7 @@ import type {
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { normaliseDomain } from '../../../shared/records/email';
+import { readAccountTimeZone } from '../../../shared/account';
 
 export const description: INodeProperties[] = [];
 
@@ -29,6 +30,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: () => undefined,
 		send: async (_prepared, itemIndex) => {
@@ -36,7 +38,7 @@ export async function execute(
 				{ method: 'GET', path: '/v2/email-service/smtp/sender_domains', itemIndex },
 				domainsIn,
 			);
-			return domains.map((domain) => normaliseDomain(domain, this.getTimezone()));
+			return domains.map((domain) => normaliseDomain(domain, accountZone));
 		},
 	});
 }

@@ -5,6 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../../shared/account';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { unsubscribeOutput } from '../../../shared/records/emailEvents';
 import { unsubscribeList } from '../../../shared/records/unsubscribes';
@@ -23,7 +24,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	const timeZone = this.getTimezone();
+	const timeZone = await readAccountTimeZone(this);
 	return await runDayList(this, client, {
 		path: '/smtp/unsubscribe',
 		pageSize: 100,

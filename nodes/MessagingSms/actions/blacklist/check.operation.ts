@@ -11,6 +11,7 @@ import { MAX_PHONES_PER_QUERY, runPhoneBulk } from '../../helpers/bulk';
 import { readPhones } from '../../helpers/phones';
 import { batchingField, phonesField } from '../../helpers/fields';
 import { blacklistEntry, dataList } from '../../../shared/records/sms';
+import { readAccountTimeZone } from '../../../shared/account';
 
 const properties: INodeProperties[] = [
 	phonesField('Phone numbers to look up in the blacklist'),
@@ -27,6 +28,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPhoneBulk(this, client, {
 		maxBatchSize: MAX_PHONES_PER_QUERY,
 		prepare: (itemIndex) => ({
@@ -47,7 +49,7 @@ export async function execute(
 			);
 			const found = new Map<string, IDataObject>(
 				listed.map((raw) => {
-					const record = blacklistEntry(raw, this.getTimezone());
+					const record = blacklistEntry(raw, accountZone);
 					return [record.phone as string, record];
 				}),
 			);

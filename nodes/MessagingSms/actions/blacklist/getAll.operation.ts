@@ -9,6 +9,7 @@ import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { blacklistEntry, dataList } from '../../../shared/records/sms';
+import { readAccountTimeZone } from '../../../shared/account';
 
 const displayOptions = { show: { resource: ['blacklist'], operation: ['getAll'] } };
 
@@ -20,13 +21,14 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => readReturnAllAndLimit(this, itemIndex),
 		send: async ({ returnAll, limit }, itemIndex) => {
 			// The service returns the whole blacklist at once; Limit is applied here.
 			const records = (
 				await client.requestList({ method: 'GET', path: '/sms/black_list', itemIndex }, dataList)
-			).map((entry) => blacklistEntry(entry, this.getTimezone()));
+			).map((entry) => blacklistEntry(entry, accountZone));
 			return returnAll ? records : records.slice(0, limit);
 		},
 	});

@@ -6,6 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../../shared/account';
 import { runPerItem } from '../../../shared/items';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, readId } from '../../helpers/fields';
@@ -34,12 +35,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: (itemIndex): IDataObject => ({
 			sender: readSender(this, itemIndex),
-			addressBookId: readId(this, itemIndex, 'addressBookId', 'Mailing List ID'),
+			addressBookId: readId(this, itemIndex, 'addressBookId', 'Mailing List'),
 			body: readBody(this, itemIndex),
-			...readCampaignOptions(this, itemIndex),
+			...readCampaignOptions(this, itemIndex, accountZone),
 		}),
 		send: async (request, itemIndex) => {
 			const response = await client.request<IDataObject>({

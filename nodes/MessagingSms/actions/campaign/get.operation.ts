@@ -9,6 +9,7 @@ import { apiPath, type MessagingClient } from '../../../shared/transport/client'
 import { readId } from '../../helpers/fields';
 import { campaignDetail, campaignDetailIn } from '../../../shared/records/sms';
 import { campaignIdField } from './shared';
+import { readAccountTimeZone } from '../../../shared/account';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['campaign'], operation: ['get'] } },
@@ -19,6 +20,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => readId(this, itemIndex, 'campaignId', 'Campaign'),
 		send: async (id, itemIndex) => {
@@ -27,7 +29,7 @@ export async function execute(
 				'campaign with its phones',
 				campaignDetailIn,
 			);
-			return campaignDetail(detail, this.getTimezone());
+			return campaignDetail(detail, accountZone);
 		},
 	});
 }

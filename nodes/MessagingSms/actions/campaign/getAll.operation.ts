@@ -6,6 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../../shared/account';
 import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/dates';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
 import { runPerItem } from '../../../shared/items';
@@ -45,11 +46,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
 			const filters = readParameter(this, 'filters', itemIndex, {}) as IDataObject;
 			return {
-				query: readDateRange(this, itemIndex, filters, CREATED_AFTER, CREATED_BEFORE),
+				query: readDateRange(this, itemIndex, filters, CREATED_AFTER, CREATED_BEFORE, accountZone),
 				...readReturnAllAndLimit(this, itemIndex),
 			};
 		},
@@ -58,7 +60,7 @@ export async function execute(
 				{ method: 'GET', path: '/sms/campaigns/list', query, itemIndex },
 				dataList,
 			);
-			const records = list.map((campaign) => campaignListItem(campaign, this.getTimezone()));
+			const records = list.map((campaign) => campaignListItem(campaign, accountZone));
 			return returnAll ? records : records.slice(0, limit);
 		},
 	});

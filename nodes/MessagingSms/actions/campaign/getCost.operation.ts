@@ -27,7 +27,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '380986235698, 380631234567',
 		description:
-			'Price a campaign to these numbers (list, or comma/newline-separated). Give either this or Mailing List ID, not both.',
+			'Price a campaign to these numbers (list, or comma/newline-separated). Give either this or Mailing List, not both.',
 	},
 	{
 		displayName: 'Options',
@@ -58,8 +58,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
+			// The Mailing List locator's value ('' when no list is chosen).
 			const rawList = readParameter(this, 'addressBookId', itemIndex, '', {
-				list: true,
+				extractValue: true,
 			}) as unknown;
 			const listGiven =
 				rawList !== '' && rawList !== undefined && rawList !== null && rawList !== 0;
@@ -68,20 +69,20 @@ export async function execute(
 				throw invalidInput(
 					this,
 					itemIndex,
-					'Mailing List ID',
-					'give either a Mailing List ID or Phones, not both',
+					'Mailing List',
+					'give either a Mailing List or Phones, not both',
 				);
 			}
 			if (!listGiven && !phones.length) {
 				throw invalidInput(
 					this,
 					itemIndex,
-					'Mailing List ID',
-					'give either a Mailing List ID or Phones to price the campaign for',
+					'Mailing List',
+					'give either a Mailing List or Phones to price the campaign for',
 				);
 			}
 			const addressBookId = listGiven
-				? readId(this, itemIndex, 'addressBookId', 'Mailing List ID')
+				? readId(this, itemIndex, 'addressBookId', 'Mailing List')
 				: undefined;
 			const query: IDataObject = {
 				sender: readSender(this, itemIndex),

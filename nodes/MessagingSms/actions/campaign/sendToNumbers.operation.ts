@@ -6,6 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../../shared/account';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { runPhoneBulk } from '../../helpers/bulk';
 import { readPhones } from '../../helpers/phones';
@@ -37,12 +38,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPhoneBulk<IDataObject>(this, client, {
 		prepare: (itemIndex) => {
 			const settings: IDataObject = {
 				sender: readSender(this, itemIndex),
 				body: readBody(this, itemIndex),
-				...readCampaignOptions(this, itemIndex),
+				...readCampaignOptions(this, itemIndex, accountZone),
 			};
 			const phones = readPhones(this, itemIndex);
 			return {

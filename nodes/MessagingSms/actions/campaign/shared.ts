@@ -202,14 +202,26 @@ export const campaignOptionsField: INodeProperties = {
 };
 
 /** Campaign settings common to Create for List and Send to Numbers, in the service's keys. */
-export function readCampaignOptions(context: IExecuteFunctions, itemIndex: number): IDataObject {
+export function readCampaignOptions(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	accountZone: string,
+): IDataObject {
 	const options = readParameter(context, 'options', itemIndex, {}) as IDataObject;
 	const settings: IDataObject = { transliterate: options.transliterate === true ? 1 : 0 };
 	const route = readRoute(context, itemIndex);
 	if (route) settings.route = route;
-	const date = readDateParameter(context, itemIndex, options.sendDate, 'Send At');
+	const date = readDateParameter(context, itemIndex, options.sendDate, 'Send At', accountZone);
 	const sendAt =
-		date && futureSendTime(context, itemIndex, date, 'Send At', options.sendNowIfPassed === true);
+		date &&
+		futureSendTime(
+			context,
+			itemIndex,
+			date,
+			'Send At',
+			options.sendNowIfPassed === true,
+			accountZone,
+		);
 	if (sendAt) settings.date = sendAt;
 	if (options.dryRun === true) settings.emulate = 1;
 	if (options.useDynamicList === true) settings.use_dynamic_list = true;

@@ -29,7 +29,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPhoneBulk<number, TypedVariable[]>(this, client, {
 		prepare: (itemIndex) => {
-			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
+			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List');
 			const phones = readPhones(this, itemIndex);
 			const variables = readTyped(this, itemIndex);
 			return {

@@ -11,6 +11,7 @@ import { apiPath, type MessagingClient } from '../../../shared/transport/client'
 import { addressBookIdField, phoneField, readId } from '../../helpers/fields';
 import { readPhone } from '../../helpers/phones';
 import { withIsoTwins } from '../../../shared/records/values';
+import { readAccountTimeZone } from '../../../shared/account';
 
 const properties: INodeProperties[] = [addressBookIdField, phoneField()];
 
@@ -23,9 +24,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
+	const accountZone = await readAccountTimeZone(this);
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
-			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
+			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List');
 			const phone = readPhone(this, itemIndex);
 			return { addressBookId, phone };
 		},
@@ -45,7 +47,7 @@ export async function execute(
 			return withIsoTwins(
 				{ phone, addressBookId: String(addressBookId), ...data },
 				['added'],
-				this.getTimezone(),
+				accountZone,
 			);
 		},
 	});

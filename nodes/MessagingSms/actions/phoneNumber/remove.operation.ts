@@ -27,7 +27,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPhoneBulk(this, client, {
 		prepare: (itemIndex) => {
-			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
+			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List');
 			return {
 				key: String(addressBookId),
 				group: addressBookId,

@@ -28,7 +28,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, client, {
 		prepare: (itemIndex) => {
-			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
+			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List');
 			const phone = readPhone(this, itemIndex);
 			// The reference: only name and value are sent for this operation.
 			return { addressBookId, phone, variables: readNamed(this, itemIndex) };

@@ -29,7 +29,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runPhoneBulk<{ addressBookId: number; variables: TypedVariable[] }>(this, client, {
 		prepare: (itemIndex) => {
-			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List ID');
+			const addressBookId = readId(this, itemIndex, 'addressBookId', 'Mailing List');
 			const phones = readPhones(this, itemIndex);
 			const variables = readTyped(this, itemIndex);
 			// Items setting the same variables on the same list share requests.

@@ -54,7 +54,7 @@ export async function pollEmail(
 	context: IPollFunctions,
 	stored: IDataObject,
 ): Promise<EmailPollResult> {
-	const settings = readEmailSettings(context);
+	const settings = await readEmailSettings(context);
 	const client = clientForPoll(context);
 	const startedAt = Date.now();
 	const deadline = pollDeadline(context, startedAt);

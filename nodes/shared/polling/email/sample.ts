@@ -23,7 +23,7 @@ import { readEmailSettings, type EmailSettings } from './settings';
 
 /** "Fetch Test Event" for the email events: the most recent ones, no state touched. */
 export async function sampleEmail(context: IPollFunctions): Promise<INodeExecutionData[][]> {
-	const settings = readEmailSettings(context);
+	const settings = await readEmailSettings(context);
 	return await sample(context, clientForPoll(context), settings);
 }
 

@@ -1,10 +1,10 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../account';
 import {
 	chosenEvents,
 	DEFAULT_MAX_EVENTS_PER_POLL,
 	readMaxEventsPerPoll,
-	readServiceTimeZone,
 } from '../../triggerSettings';
 import type { EventType } from './state';
 
@@ -15,7 +15,7 @@ export interface EmailSettings {
 	timeZone: string;
 }
 
-export function readEmailSettings(context: IPollFunctions): EmailSettings {
+export async function readEmailSettings(context: IPollFunctions): Promise<EmailSettings> {
 	const node = context.getNode();
 	const events = chosenEvents(context.getNodeParameter('events', [])).filter(
 		(event): event is EventType => event === 'bounce' || event === 'unsubscribe',
@@ -26,7 +26,7 @@ export function readEmailSettings(context: IPollFunctions): EmailSettings {
 		});
 	}
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const timeZone = readServiceTimeZone(node, options);
+	const timeZone = await readAccountTimeZone(context);
 	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, DEFAULT_MAX_EVENTS_PER_POLL);
 	return {
 		events: [...new Set(events)].sort(),

@@ -5,11 +5,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { readAccountTimeZone } from '../../account';
 import { clientForPoll } from '../../clientFactory';
 import { numberFromText } from '../../fields';
 import { describeValue } from '../../objects';
 import { DAY_MS, dateToServiceTime, isServiceTime } from '../../serviceTime';
-import { chosenEvents, readMaxEventsPerPoll, readServiceTimeZone } from '../../triggerSettings';
+import { chosenEvents, readMaxEventsPerPoll } from '../../triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../../records/sms';
 import { readHandover, type Handover } from '../handover';
 import { SAMPLE_SIZE, pollDeadline, pollWarner } from '../pollRun';
@@ -38,7 +39,10 @@ export interface SmsSettings {
 	timeZone: string;
 }
 
-export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: number): SmsSettings {
+export async function readSmsSettings(
+	context: IPollFunctions,
+	defaultMaxEvents: number,
+): Promise<SmsSettings> {
 	const node = context.getNode();
 	const events = chosenEvents(context.getNodeParameter('events', [])).filter(isSmsEvent);
 	const options = context.getNodeParameter('options', {}) as IDataObject;
@@ -57,7 +61,7 @@ export function readSmsSettings(context: IPollFunctions, defaultMaxEvents: numbe
 		);
 	}
 	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, defaultMaxEvents);
-	const timeZone = readServiceTimeZone(node, options);
+	const timeZone = await readAccountTimeZone(context);
 	return {
 		events: [...new Set(events)],
 		lookBackDays,
@@ -235,10 +239,16 @@ export async function pollSms(
 }
 
 /** "Fetch Test Event": the statuses of the newest campaigns whose send date has passed; the state is untouched. */
+/** Fetch Test Event's SMS sample, and how many statuses of events not chosen it passed over (for its empty message). */
+export interface SmsSample {
+	items: INodeExecutionData[];
+	notChosen: Partial<Record<SmsEventType, number>>;
+}
+
 export async function sampleSms(
 	context: IPollFunctions,
 	settings: SmsSettings,
-): Promise<INodeExecutionData[]> {
+): Promise<SmsSample> {
 	const client = clientForPoll(context);
 	const startedAt = Date.now();
 	const now = dateToServiceTime(startedAt, settings.timeZone);
@@ -254,17 +264,19 @@ export async function sampleSms(
 		)
 		.slice(0, SAMPLE_CAMPAIGNS);
 	const items: INodeExecutionData[] = [];
+	const notChosen: SmsSample['notChosen'] = {};
 	for (const campaign of newest) {
 		const detail = await readCampaign(client, campaign.id);
 		if (detail === 'gone') continue;
 		for (const phone of sortedPhones(detail)) {
 			const event = currentEvent(phone);
+			if (event && !settings.events.includes(event)) notChosen[event] = (notChosen[event] ?? 0) + 1;
 			if (!event || !settings.events.includes(event)) continue;
 			items.push({
 				json: smsOutput(event, campaign.id, detail, phone, startedAt, settings.timeZone),
 			});
-			if (items.length >= SAMPLE_SIZE) return items;
+			if (items.length >= SAMPLE_SIZE) return { items, notChosen };
 		}
 	}
-	return items;
+	return { items, notChosen };
 }

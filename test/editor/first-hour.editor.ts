@@ -1,0 +1,358 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
+/// <reference lib="dom" />
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
+
+import { seedDemo } from '../../scripts/demo-seed';
+import { N8nInstance, ROOT } from '../../scripts/n8n/instance';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { loadExamples, type Workflow } from '../e2e/helpers';
+import { allPanels, type Panel } from './panels';
+import { omit } from '../../sandbox/core/records';
+
+/**
+ * A new user's first hour, in n8n's editor (Debian's Chromium through playwright-core), on the demo's state
+ * (scripts/demo-seed.ts) and the demo's credential id, as `npm start` sets them up:
+ * - Email → Send → Options: Text Attachments, then Binary File Names, both stay (issue 22, item 4);
+ * - the Template and Mailing List pickers list the sandbox's templates and lists, and the credential shows its
+ *   Account Time Zone (screenshots to docs/);
+ * - every trigger example imported through the editor's file import, published from the editor, then made to run:
+ *   the webhook example gets a post to the Production URL its panel shows, the polling ones get an event and are
+ *   waited for; each must show a successful execution. The examples `npm start` imports (with their ids, by n8n's
+ *   CLI) get the same check.
+ */
+const OWNER = { email: 'owner@sandbox.test', password: 'Sandbox-n8n-1' };
+const CREDENTIAL = { id: 'messagingSandbox1', name: 'Messaging Sandbox' };
+const DOCS = join(ROOT, 'docs');
+const SHOTS = join(ROOT, 'build', 'editor-screenshots');
+const TRIGGER_EXAMPLES = [
+	'bounce-cleanup-trigger.json',
+	'sms-not-delivered-email-fallback.json',
+	'email-events-webhook.json',
+];
+
+let sandbox: Sandbox;
+let n8n: N8nInstance;
+let browser: BrowserContext;
+let page: Page;
+let profile: string;
+
+beforeAll(async () => {
+	const tarball = process.env.E2E_TARBALL;
+	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.editor.config.js');
+	sandbox = await startSandbox();
+	await seedDemo(sandbox);
+	// Campaigns go out and finish at once, so a poll within the minute sees the final statuses.
+	await control('PATCH', '/sms/settings', { moderationDelaySeconds: 0, deliveryDelaySeconds: 1 });
+	n8n = await N8nInstance.create({ tarball });
+	await n8n.importCredentials([
+		{
+			...CREDENTIAL,
+			type: 'messagingServiceApi',
+			data: { baseUrl: sandbox.url, authType: 'apiKey', apiKey: sandbox.account.apiKey },
+		},
+	]);
+	// What `npm start` does: every example imported by n8n's CLI with the ids it carries.
+	await n8n.importWorkflows(loadExamples().map(({ workflow }) => workflow));
+	await n8n.start({ owner: OWNER });
+	mkdirSync(SHOTS, { recursive: true });
+	selectors.setTestIdAttribute('data-test-id');
+	profile = mkdtempSync(join(tmpdir(), 'editor-first-hour-'));
+	browser = await chromium.launchPersistentContext(profile, {
+		executablePath: '/usr/bin/chromium',
+		headless: true,
+		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+		viewport: { width: 1440, height: 900 },
+	});
+	page = browser.pages()[0] ?? (await browser.newPage());
+	page.setDefaultTimeout(30_000);
+	page.on('dialog', (dialog) => void dialog.accept());
+	await page.goto(`${n8n.baseUrl}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
+	await page.getByTestId('password').locator('input').fill(OWNER.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL(/\/home\//);
+});
+
+afterAll(async () => {
+	await browser?.close();
+	if (profile) rmSync(profile, { recursive: true, force: true });
+	await n8n?.dispose();
+	await sandbox?.close();
+});
+
+async function control(method: string, path: string, body?: unknown): Promise<unknown> {
+	const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${method} ${path}: ${await response.text()}`);
+	return await response.json();
+}
+
+async function freshEditor() {
+	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	await page.getByTestId('canvas-wrapper').waitFor();
+}
+
+/** Adds an action node through the nodes panel, as the every-panel suite does. */
+async function addAction(panel: Panel) {
+	await page.getByTestId('node-creator-plus-button').click();
+	await page.getByTestId('node-creator-search-bar').fill(panel.displayName);
+	await page
+		.getByTestId('node-creator-item-name')
+		.getByText(panel.displayName, { exact: true })
+		.click();
+	const action = page
+		.getByTestId('node-creator-item-name')
+		.getByText(panel.action!, { exact: true });
+	const group = page.getByTestId('node-creator-category-item').getByText(/^Actions/);
+	await action.or(group).first().waitFor();
+	if (!(await action.isVisible())) await group.click();
+	await action.click();
+	await page.getByTestId('ndv').waitFor();
+}
+
+const panelNamed = (name: string) => allPanels().find((panel) => panel.name === name)!;
+
+/** The parameters column as a user reads it. */
+const parametersText = async () =>
+	(await page.getByTestId('node-parameters').innerText()).replace(/\s+/g, ' ');
+
+/**
+ * Options → the option named `label`, from the collection's add dropdown (n8n's legacy collection: a filterable
+ * select). Options is the first collection of the Send panel (Request Options comes after it).
+ */
+async function addOption(label: string) {
+	await page.getByTestId('collection-parameter-add').first().click();
+	const option = page.getByTestId('collection-parameter-option').filter({ hasText: label }).first();
+	// A collection of one option is a button that adds it at once (n8n shows no list then).
+	if (await option.isVisible({ timeout: 2_000 }).catch(() => false)) await option.click();
+	await page.getByTestId('node-parameters').getByText(label, { exact: true }).first().waitFor();
+}
+
+describe('Email → Send → Options (issue 22, item 4)', () => {
+	/** The Options collection's part of the panel's text (Request Options follows it). */
+	const optionsText = async () => {
+		const text = await parametersText();
+		return text.slice(text.indexOf(' Options '), text.indexOf(' Request Options '));
+	};
+
+	// Before the fix both were entries of Options: adding Text Attachments, then Binary File Names, left Options at
+	// "No properties" (n8n's editor drops an Options entry whose list is still empty when another is added).
+	it('Text Attachments and Binary File Names are fields of their own: both stay as options are added', async () => {
+		await freshEditor();
+		await addAction(panelNamed('Messaging Email Email Send'));
+		const before = await parametersText();
+		expect(before).toMatch(/Text Attachments.*Currently no items exist.*Add Text Attachment/);
+		expect(before).toMatch(/Binary File Names.*Currently no items exist.*Add File Name/);
+		await page.getByText('Add Text Attachment', { exact: true }).first().click();
+		await addOption('Binary Attachments');
+		await page.getByText('Add File Name', { exact: true }).first().click();
+		await page.waitForTimeout(500);
+		await page.screenshot({ path: join(SHOTS, 'first-hour-send-attachments.png') });
+		const after = await parametersText();
+		expect(after).toMatch(/Text Attachments File Name .*Content .*Add Text Attachment/);
+		expect(after).toMatch(/Binary File Names Binary Property .*File Name .*Add File Name/);
+		expect(await optionsText()).toContain('Binary Attachments');
+		expect(await optionsText()).not.toContain('No properties');
+	});
+});
+
+/** The parameters column of the open panel (or the open dialog), saved under docs/. */
+async function saveDoc(file: string, target = page.getByTestId('ndv')) {
+	const box = await target.boundingBox();
+	if (!box) throw new Error(`Nothing to photograph for ${file}`);
+	await page.screenshot({ path: join(DOCS, file), clip: box });
+}
+
+describe('pickers and the credential’s time zone (screenshots for the README)', () => {
+	it('Template: From List shows the account’s templates by name', async () => {
+		await freshEditor();
+		await addAction(panelNamed('Messaging Email Email Send'));
+		await page.getByTestId('parameter-input-content').click();
+		await page
+			.locator('.el-select-dropdown__item:visible')
+			.getByText('Template', { exact: true })
+			.click();
+		await page.getByTestId('resource-locator-templateId').getByTestId('rlc-input').click();
+		const entries = page.locator('[data-test-id="rlc-item"]:visible');
+		await entries.first().waitFor();
+		expect(await entries.allInnerTexts()).toEqual(['Welcome', 'Newsletter']);
+		await saveDoc('picker-template.png');
+		await page.keyboard.press('Escape');
+	});
+
+	it('Mailing List: From List shows the account’s lists by name', async () => {
+		await freshEditor();
+		await addAction(panelNamed('Messaging SMS Phone Number Add'));
+		await page.getByTestId('resource-locator-addressBookId').getByTestId('rlc-input').click();
+		const entries = page.locator('[data-test-id="rlc-item"]:visible');
+		await entries.first().waitFor();
+		expect(await entries.allInnerTexts()).toEqual(['Customers']);
+		await saveDoc('picker-mailing-list.png');
+		await page.keyboard.press('Escape');
+	});
+
+	it('the credential dialog leads with the API key and shows Account Time Zone', async () => {
+		await page.goto(`${n8n.baseUrl}/home/credentials/${CREDENTIAL.id}`);
+		const modal = page.getByTestId('editCredential-modal');
+		await modal.waitFor();
+		await page.getByTestId('credentials-config-container-test-success').waitFor();
+		const text = (await modal.innerText()).replace(/\s+/g, ' ');
+		expect(text).toContain('API Key');
+		expect(text).toContain('Account Time Zone');
+		expect(text).toContain('Create API key');
+		await saveDoc('credential-time-zone.png', modal);
+		await page.keyboard.press('Escape');
+	});
+});
+
+/** n8n's executions of a workflow, newest first, through its public API. */
+async function executions(workflowId: string) {
+	const answer = (await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=20`)) as {
+		data: Array<{ id: string; status: string; mode: string }>;
+	};
+	return answer.data;
+}
+
+async function waitForExecution(workflowId: string, ms: number) {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const found = (await executions(workflowId)).filter((run) => run.mode !== 'manual');
+		if (found.length > 0) return found;
+		if (Date.now() > deadline) return [];
+		await page.waitForTimeout(2_000);
+	}
+}
+
+/** Publishes the open workflow from the editor's header; resolves once n8n reports it active. */
+async function publishFromEditor(workflowId: string) {
+	// The header's Publish opens n8n's publish dialog; its own Publish button publishes.
+	await page.getByTestId('workflow-open-publish-modal-button').click();
+	await page.getByTestId('workflow-publish-button').click();
+	const deadline = Date.now() + 30_000;
+	while (Date.now() < deadline) {
+		const workflow = (await n8n.api('GET', `/workflows/${workflowId}`)) as { active: boolean };
+		if (workflow.active) {
+			// n8n's "Workflow published" notice covers the canvas until it is dismissed.
+			const gotIt = page.getByRole('button', { name: 'Got it' });
+			await gotIt.waitFor({ timeout: 5_000 }).catch(() => undefined);
+			if (await gotIt.isVisible()) await gotIt.click();
+			return;
+		}
+		await page.waitForTimeout(500);
+	}
+	throw new Error(`Workflow ${workflowId} did not become active after Publish`);
+}
+
+/** The open workflow's id, from the editor's address. */
+const openWorkflowId = () => /\/workflow\/([^/?#]+)/.exec(page.url())![1];
+
+/** Addresses of the bounce example's lookup table, one per firing: a repeat of an event is no new event. */
+const bouncing = ['ann@bounce.test', 'bob@bounce.test'];
+
+/** Makes the example's trigger fire, the way its sticky note says. */
+async function fire(file: string, workflow: Workflow) {
+	if (file === 'bounce-cleanup-trigger.json') {
+		await control('POST', '/email/bounces', {
+			bounces: [{ email_to: bouncing.shift(), subject: 'Again' }],
+		});
+	} else if (file === 'sms-not-delivered-email-fallback.json') {
+		const response = await fetch(`${sandbox.url}/sms/send`, {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${sandbox.account.apiKey}`,
+				'Content-Type': 'application/json',
+			},
+			body: JSON.stringify({
+				sender: 'Sandbox',
+				phones: ['380671234570'],
+				body: 'Your order has shipped.',
+			}),
+		});
+		if (!response.ok) throw new Error(await response.text());
+	} else if (file === 'email-events-webhook.json') {
+		// The Production URL the trigger's panel shows, as a user copies it into the service.
+		const trigger = workflow.nodes.find((node) => node.type.endsWith('messagingEmailTrigger'))!;
+		await page.getByTestId('canvas-node').filter({ hasText: trigger.name }).first().dblclick();
+		await page.getByTestId('ndv').waitFor();
+		// The panel's "Webhook URLs" section opens on a click; its toggle shows the Production URL.
+		await page.getByTestId('ndv').getByText('Webhook URLs', { exact: true }).first().click();
+		await page.getByTestId('ndv').getByText('Production URL', { exact: true }).first().click();
+		await page.waitForTimeout(300);
+		const shown = (await page.getByTestId('ndv').innerText()).match(
+			/https?:\/\/\S+\/webhook\/\S+\/email-events/,
+		);
+		await page.screenshot({
+			path: join(SHOTS, `first-hour-webhook-urls-${workflow.name.length}.png`),
+		});
+		// What the panel shows when it holds no such URL (a node without n8n's random id shows another form).
+		expect(shown ?? (await page.getByTestId('ndv').innerText()).slice(0, 600)).toEqual(
+			expect.arrayContaining([expect.stringMatching(/\/email-events$/)]),
+		);
+		await page.getByTestId('ndv-close-button').click();
+		const answer = await fetch(shown![0], {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify([
+				{
+					event: 'opened',
+					email: 'ann@example.com',
+					timestamp: Math.floor(Date.now() / 1000),
+					message_id: 'm-1',
+				},
+			]),
+		});
+		expect(answer.status).toBe(200);
+	}
+}
+
+describe('the trigger examples, the way users get them', () => {
+	it.each(TRIGGER_EXAMPLES)(
+		'%s: imported through the editor’s file import, published there, runs',
+		async (file) => {
+			const workflow = loadExamples().find((entry) => entry.file === file)!.workflow;
+			// The file as a user downloads it, without the id n8n's CLI import would keep.
+			const asDownloaded = omit(workflow as Workflow & { id?: string }, 'id');
+			const path = join(profile, file);
+			writeFileSync(path, JSON.stringify(asDownloaded));
+			await freshEditor();
+			await page.getByTestId('workflow-import-input').setInputFiles(path);
+			await page.getByTestId('canvas-node').first().waitFor();
+			await page.keyboard.press('Control+s');
+			await page.waitForURL(/\/workflow\/(?!new)/);
+			const workflowId = openWorkflowId();
+			await publishFromEditor(workflowId);
+			await page.screenshot({ path: join(SHOTS, `first-hour-published-${file}.png`) });
+			await fire(file, workflow);
+			const runs = await waitForExecution(workflowId, 150_000);
+			expect(runs.map((run) => run.status)).toContain('success');
+		},
+	);
+
+	it.each(TRIGGER_EXAMPLES)(
+		'%s: as `npm start` imports it, published from the editor, runs',
+		async (file) => {
+			const workflow = loadExamples().find((entry) => entry.file === file)!.workflow as Workflow & {
+				id: string;
+			};
+			await page.goto(`${n8n.baseUrl}/workflow/${workflow.id}`);
+			await page.getByTestId('canvas-node').first().waitFor();
+			const before = (await executions(workflow.id)).length;
+			await publishFromEditor(workflow.id);
+			await fire(file, workflow);
+			const deadline = Date.now() + 150_000;
+			let runs = await executions(workflow.id);
+			while (runs.length <= before && Date.now() < deadline) {
+				await page.waitForTimeout(2_000);
+				runs = await executions(workflow.id);
+			}
+			expect(runs.map((run) => run.status)).toContain('success');
+		},
+	);
+});
