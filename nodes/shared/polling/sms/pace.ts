@@ -1,0 +1,28 @@
+import type { RequestPacer } from '../../transport/pacer';
+import type { SmsState } from './state';
+
+/**
+ * The pace of the SMS polls, carried from one poll to the next. Each poll has a pacer of its own, which starts at
+ * the node's Max Requests per Second: on an account allowed fewer (3/s), every poll would learn that again through
+ * rate-limit answers. So once a poll met one, the next polls go no faster than the pace that worked (about 0.7× of
+ * the one that was refused, at least one slower), and they try one request per second more only after
+ * `CALM_POLLS` busy polls in a row (more requests than the pace: the limit was reached) met none.
+ */
+const CALM_POLLS = 5;
+const CUT = 0.7;
+
+export type Pace = SmsState['pace'];
+
+/** The pace to keep after a poll whose requests went through `pacer` (paced at min(node setting, learned pace)). */
+export function nextPace(pace: Pace, pacer: RequestPacer): Pace {
+	if (!pacer.paces) return undefined;
+	const used = pacer.requestsPerSecond;
+	if (pacer.rateLimitedAnswers > 0)
+		return { perSecond: Math.max(1, Math.min(used - 1, Math.ceil(used * CUT))), calm: 0 };
+	// The node's setting is below the learned pace (it was lowered, or the pace grew past it): it rules alone.
+	if (!pace || pace.perSecond > used) return undefined;
+	// A poll too small to reach the limit tells nothing.
+	if (pacer.acceptedAnswers <= used) return pace;
+	if (pace.calm + 1 < CALM_POLLS) return { perSecond: pace.perSecond, calm: pace.calm + 1 };
+	return { perSecond: pace.perSecond + 1, calm: 0 };
+}
