@@ -183,7 +183,12 @@ export async function pollSms(
 		// The look-back applied here too: a campaign once followed and dropped must not come back as new.
 		if (created < listFrom && sendDate < listFrom) continue;
 		campaigns[id] = { created, sendDate };
-		if (baselineNew || id in damaged || (coveredFrom !== undefined && created < coveredFrom))
+		// A campaign whose sending has not begun has nothing to take as it is: all it shows later is new.
+		const started = !(sendDate > now);
+		if (
+			started &&
+			(baselineNew || id in damaged || (coveredFrom !== undefined && created < coveredFrom))
+		)
 			campaigns[id].baseline = true;
 	}
 	for (const [id, campaign] of Object.entries(campaigns)) {
