@@ -37,7 +37,11 @@ export function readFailure(error: unknown): 'fatal' | 'stop' | 'notFound' | 'ca
 	if (!(error instanceof NodeApiError)) return 'fatal';
 	const status = error.httpCode ?? undefined;
 	if (status === '401' || status === '403') return 'fatal';
-	if (!status || status === '429' || Number(error.context.serviceErrorCode) === RATE_LIMIT_ERROR_CODE)
+	if (
+		!status ||
+		status === '429' ||
+		Number(error.context.serviceErrorCode) === RATE_LIMIT_ERROR_CODE
+	)
 		return 'stop';
 	return status === '404' ? 'notFound' : 'campaign';
 }

@@ -155,7 +155,9 @@ export async function pollSms(
 	// A damaged campaign entry was dropped: listed again, the campaign is taken as it is (never emitted twice).
 	const damaged = previous.kind === 'valid' ? (previous.damagedCampaigns ?? {}) : {};
 	for (const [id, reason] of Object.entries(damaged))
-		warn(`The saved SMS delivery state of campaign ${id} could not be read (${reason}): ${LOST_STATE}`);
+		warn(
+			`The saved SMS delivery state of campaign ${id} could not be read (${reason}): ${LOST_STATE}`,
+		);
 	// New campaigns on the first activation (or after damage) are taken as they are; later ones emit everything.
 	const baselineNew =
 		previous.kind === 'damaged' || (previous.kind === 'absent' && !settings.includeLookBack);
@@ -247,13 +249,18 @@ export async function pollSms(
 					`SMS campaign ${id}: its details could not be read (${message}); its statuses are read at the next poll, ` +
 						'the other campaigns went on',
 				);
-			else context.logger.info(`${node}: SMS campaign ${id}: read failed again (${failed} polls in a row)`);
+			else
+				context.logger.info(
+					`${node}: SMS campaign ${id}: read failed again (${failed} polls in a row)`,
+				);
 			campaign.failed = failed;
 			continue;
 		}
 		const { detail } = read;
 		if (campaign.failed) {
-			context.logger.info(`${node}: SMS campaign ${id}: read again after ${campaign.failed} failed polls`);
+			context.logger.info(
+				`${node}: SMS campaign ${id}: read again after ${campaign.failed} failed polls`,
+			);
 			delete campaign.failed;
 		}
 		const phones = sortedPhones(detail);

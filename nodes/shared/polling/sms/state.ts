@@ -90,13 +90,13 @@ function campaignProblem(id: string, value: unknown): string | undefined {
 	if (value.done && value.levels !== undefined) return `campaign ${id}: done, yet with levels`;
 	if (value.baseline !== undefined && value.baseline !== true)
 		return `campaign ${id}: bad "baseline"`;
-	if (value.failed !== undefined && !isCount(value.failed, 1)) return `campaign ${id}: bad "failed"`;
+	if (value.failed !== undefined && !isCount(value.failed, 1))
+		return `campaign ${id}: bad "failed"`;
 	if (value.levels !== undefined) {
 		if (typeof value.phones !== 'string' || !DIGEST.test(value.phones))
 			return `campaign ${id}: bad phone digest`;
 		// A campaign is stored with levels only once it listed phones: one level at least.
-		if (typeof value.levels !== 'string' || value.levels === '')
-			return `campaign ${id}: no levels`;
+		if (typeof value.levels !== 'string' || value.levels === '') return `campaign ${id}: no levels`;
 		if ([...value.levels].some((level) => !LEVELS.has(level)))
 			return `campaign ${id}: unknown level in "${value.levels.slice(0, 20)}"`;
 	}
