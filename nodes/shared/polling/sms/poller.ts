@@ -337,7 +337,11 @@ export async function pollSms(
 		listFrom,
 		campaigns,
 	};
-	const pace = nextPace(previous.kind === 'valid' ? previous.state.pace : undefined, client.pacer);
+	const pace = nextPace(
+		previous.kind === 'valid' ? previous.state.pace : undefined,
+		client.pacer,
+		Date.now() - startedAt,
+	);
 	if (pace) state.pace = pace;
 	if (items.length > 0 && warnings.length > 0) items[0].json.metadata = { warnings };
 	else if (warnings.length > 0) state.warnings = warnings;
