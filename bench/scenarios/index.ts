@@ -7,6 +7,7 @@ import { trigger } from './s5-trigger';
 import { attachment } from './s6-attachment';
 import { overhead } from './s7-overhead';
 import { queueMode } from './s8-queue';
+import { smsEvents } from './s10-sms-events';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -17,4 +18,5 @@ export const scenarios: Scenario[] = [
 	attachment,
 	overhead,
 	queueMode,
+	smsEvents,
 ];

@@ -26,6 +26,9 @@ export interface SmsModelOptions {
 	campaignsPerDay: number;
 	phonesPerCampaign: number;
 	pollEveryMinutes: number;
+	/** After the plan's days: polls every `settleEveryMinutes` for `settleHours`, so every phone had time to settle. */
+	settleHours: number;
+	settleEveryMinutes: number;
 	/** The account's limit while the trigger polls (the plan's own API calls run with the limit off). */
 	rateLimitPerSecond: number;
 	/** Phones are sent within this many minutes of the send time, and final within `finalMinutes` after that. */
@@ -55,8 +58,10 @@ export interface SmsModelOptions {
 
 export interface SmsModelFigures {
 	polls: number;
+	/** Polls in the plan's days (every `pollEveryMinutes`); the rest only let the last phones settle. */
+	planPolls: number;
 	campaigns: number;
-	/** API requests per poll (accepted + rate-limited), from the sandbox log. */
+	/** API requests per poll in the plan's days (accepted + rate-limited), from the sandbox log. */
 	requestsPerPoll: number[];
 	accepted: number;
 	rateLimited: number;
@@ -65,7 +70,10 @@ export interface SmsModelFigures {
 	missing: string[];
 	duplicates: string[];
 	unexpected: string[];
-	/** Polls between the oracle first seeing a status and its emission (0: by the first poll after it was reached). */
+	/**
+	 * For the statuses the oracle first saw in the plan's days: polls between that and their emission (0: by the first
+	 * poll after the status was reached).
+	 */
 	lagPolls: number[];
 	/** Real seconds the polls took. */
 	pollSeconds: number;
@@ -231,6 +239,7 @@ export class SmsModel {
 		const o = this.options;
 		const figures: SmsModelFigures = {
 			polls: 0,
+			planPolls: 0,
 			campaigns: this.plan.length,
 			requestsPerPoll: [],
 			accepted: 0,
@@ -260,12 +269,24 @@ export class SmsModel {
 		o.setNow(o.start);
 		const activation = await trigger.activate();
 		if (activation.error) throw activation.error;
-		// The plan's last phones settle within 6 hours of its last campaign (the slowest phones, scheduled sends).
-		const end = o.start + o.days * 24 * HOUR + 18 * HOUR;
+		const planEnd = o.start + o.days * 24 * HOUR;
+		const times: number[] = [];
+		for (
+			let at = o.start + o.pollEveryMinutes * MINUTE;
+			at <= planEnd;
+			at += o.pollEveryMinutes * MINUTE
+		)
+			times.push(at);
+		figures.planPolls = times.length;
+		for (
+			let at = planEnd + o.settleEveryMinutes * MINUTE;
+			at <= planEnd + o.settleHours * HOUR;
+			at += o.settleEveryMinutes * MINUTE
+		)
+			times.push(at);
 		let actionIndex = 0;
-		for (let poll = 1; ; poll++) {
-			const at = o.start + poll * o.pollEveryMinutes * MINUTE;
-			if (at > end) break;
+		for (const [index, at] of times.entries()) {
+			const poll = index + 1;
 			await this.setLimit(0);
 			while (actionIndex < this.actions.length && this.actions[actionIndex].at <= at) {
 				const action = this.actions[actionIndex++];
@@ -294,7 +315,7 @@ export class SmsModel {
 			const limited = answers.filter((entry) => entry.status === 429).length;
 			figures.rateLimited += limited;
 			figures.accepted += answers.length - limited;
-			figures.requestsPerPoll.push(answers.length);
+			if (poll <= figures.planPolls) figures.requestsPerPoll.push(answers.length);
 			figures.polls = poll;
 			if (o.log && poll % 24 === 0)
 				o.log(
@@ -306,7 +327,7 @@ export class SmsModel {
 		for (const [key, seenAt] of this.firstSeen) {
 			const emitted = this.emittedAt.get(key);
 			if (!emitted) figures.missing.push(key);
-			else figures.lagPolls.push(Math.max(0, emitted[0] - seenAt));
+			else if (seenAt <= figures.planPolls) figures.lagPolls.push(Math.max(0, emitted[0] - seenAt));
 		}
 		for (const [key, polls] of this.emittedAt) {
 			figures.emitted += polls.length;

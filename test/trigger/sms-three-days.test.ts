@@ -25,6 +25,9 @@ beforeAll(async () => {
 		campaignsPerDay: 300,
 		phonesPerCampaign: 4,
 		pollEveryMinutes: 120,
+		// The slowest phones and the scheduled campaigns settle within 18 hours of the last campaign.
+		settleHours: 18,
+		settleEveryMinutes: 120,
 		rateLimitPerSecond: 3,
 		sentMinutes: 20,
 		finalMinutes: 30,
