@@ -5,14 +5,17 @@
  * (test/trigger/poll-harness.ts) on a shifted clock: n8n's and the sandbox's time jump from one poll to the next,
  * while each poll's requests run in real time against the sandbox's real per-second limit.
  */
-import type { Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 import { SmsModel, type SmsModelFigures } from '../../test/trigger/sms-model';
 import { fmt, int } from '../lib/stats';
 import type { Scenario, ScenarioResult } from '../lib/types';
 
-const START = Date.parse('2026-03-02T08:00:00Z');
+const START = Date.parse('2030-03-04T08:00:00Z');
 
-/** Date.now() moved forward by an offset (n8n's clock and the sandbox's), restored afterwards. */
+/**
+ * Date.now() moved forward by an offset (n8n's clock and the sandbox's), restored afterwards. It starts in the
+ * future (START, or now if that is past), so the bench's real time never meets the simulated days.
+ */
 function shiftedClock() {
 	const realNow = Date.now.bind(Date);
 	let offset = 0;
@@ -28,20 +31,17 @@ function shiftedClock() {
 }
 
 async function runAt(
-	sandbox: Sandbox,
 	limit: number,
 	hours: number,
 	seed: number,
-	log: (line: string) => void,
+	clock: ReturnType<typeof shiftedClock>,
 ): Promise<SmsModelFigures> {
-	await fetch(`${sandbox.url}/__sandbox/sms/reset`, { method: 'POST' });
-	const clock = shiftedClock();
+	// A sandbox of its own: its rate-limit window holds times of the shifted clock, which the bench's does not know.
+	const sandbox = await startSandbox({ settings: { rateLimitPerSecond: 0 } });
 	try {
-		clock.setNow(START + (limit === 3 ? 30 : 0) * 24 * 3_600_000);
-		const start = Date.now();
 		return await new SmsModel(sandbox, {
 			seed,
-			start,
+			start: Date.now(),
 			days: hours / 24,
 			campaignsPerDay: 300,
 			phonesPerCampaign: 4,
@@ -65,8 +65,7 @@ async function runAt(
 			setNow: clock.setNow,
 		}).run();
 	} finally {
-		clock.restore();
-		log(`    ${limit}/s done`);
+		await sandbox.close();
 	}
 }
 
@@ -77,14 +76,25 @@ export const smsEvents: Scenario = {
 	id: 10,
 	title: 'SMS delivery events',
 	phase: 'inProcess',
-	async run({ sandbox, smoke, log }): Promise<ScenarioResult> {
+	async run({ smoke, log }): Promise<ScenarioResult> {
 		const hours = smoke ? 0.25 : 3;
-		const runs: Array<{ limit: number; figures: SmsModelFigures }> = [];
-		for (const limit of [10, 3]) {
-			log(`  the service at ${limit}/s: ${hours} hours of campaigns, one poll a minute…`);
-			runs.push({ limit, figures: await runAt(sandbox, limit, hours, 25 + limit, log) });
+		const runs: Array<{ limit: number; figures: SmsModelFigures; seconds: number }> = [];
+		log(`  the service at 10/s, then at 3/s: ${hours} hours of campaigns each, one poll a minute…`);
+		// One shifted clock for both runs (it only moves forward), restored once they are done; the bench's log
+		// reads the clock, so nothing is logged meanwhile.
+		const clock = shiftedClock();
+		try {
+			clock.setNow(START);
+			for (const limit of [10, 3]) {
+				const started = performance.now();
+				const figures = await runAt(limit, hours, 25 + limit, clock);
+				runs.push({ limit, figures, seconds: (performance.now() - started) / 1000 });
+				clock.setNow(Date.now() + 24 * 3_600_000);
+			}
+		} finally {
+			clock.restore();
 		}
-		sandbox.account.settings.rateLimitPerSecond = 10;
+		for (const run of runs) log(`  ${run.limit}/s: ${run.seconds.toFixed(0)} s`);
 		const row = ({ limit, figures }: (typeof runs)[number]) => {
 			const perPoll = figures.requestsPerPoll;
 			return [
