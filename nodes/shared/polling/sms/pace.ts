@@ -5,7 +5,8 @@ import type { SmsState } from './state';
  * The pace of the SMS polls, carried from one poll to the next. Each poll has a pacer of its own, which starts at
  * the node's Max Requests per Second: on an account allowed fewer (3/s), every poll would learn that again through
  * rate-limit answers. So once a poll met one, the next polls go no faster than the pace the service let this one
- * reach (its accepted requests per second, rounded: a poll held at 3/s reaches a little less), and
+ * reach (its accepted requests per second, rounded: a poll held at 3/s reaches a little less; at least one slower
+ * than the pace that met the answer), and
  * they try one request per second more only after `CALM_POLLS` busy polls in a row (more requests than the pace:
  * the limit was reached) met none.
  */
@@ -22,7 +23,9 @@ export function nextPace(pace: Pace, pacer: RequestPacer, elapsedMs: number): Pa
 	const used = pacer.requestsPerSecond;
 	if (pacer.rateLimitedAnswers > 0) {
 		const reached = Math.round((pacer.acceptedAnswers * 1000) / Math.max(1000, elapsedMs));
-		return { perSecond: Math.max(1, Math.min(used, reached)), calm: 0 };
+		// At least one slower: a short poll reaches more than the limit (its first second's burst), and a pace that
+		// met a rate-limit answer is not tried again before CALM_POLLS busy polls.
+		return { perSecond: Math.max(1, Math.min(used - 1, reached)), calm: 0 };
 	}
 	// The node's setting is below the learned pace (it was lowered, or the pace grew past it): it rules alone.
 	if (!pace || pace.perSecond > used) return undefined;
