@@ -62,7 +62,7 @@ async function main() {
 		throw new Error(
 			smoke
 				? 'Nothing to run: a smoke run skips scenario 8 (queue mode)'
-				: `No scenario selected (--only takes ids 1–${scenarios.length})`,
+				: `No scenario selected (--only takes ids ${scenarios.map((scenario) => scenario.id).join(', ')})`,
 		);
 	log(
 		`${smoke ? 'smoke run' : 'full run'}: scenarios ${selected.map((scenario) => scenario.id).join(', ')}`,

@@ -7,7 +7,8 @@ import { trigger } from './s5-trigger';
 import { attachment } from './s6-attachment';
 import { overhead } from './s7-overhead';
 import { queueMode } from './s8-queue';
-import { webhookEvents } from './s10-webhook';
+import { webhookEvents } from './s9-webhook';
+import { smsEvents } from './s10-sms-events';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -19,4 +20,5 @@ export const scenarios: Scenario[] = [
 	overhead,
 	queueMode,
 	webhookEvents,
+	smsEvents,
 ];

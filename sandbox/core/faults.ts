@@ -5,6 +5,8 @@ export interface FaultRule {
 	path: string;
 	/** How many matching requests it applies to (default 1). */
 	times?: number;
+	/** Instead of `times`: every matching request until this time of the sandbox clock (ISO 8601), e.g. an hour of 500s. */
+	until?: string;
 	/** Answer with this status and body instead of the route's. */
 	status?: number;
 	body?: unknown;
@@ -23,11 +25,16 @@ export class FaultInjector {
 
 	add(rule: FaultRule) {
 		if (!rule.path) throw new Error('A fault needs a path');
+		if (rule.until !== undefined && Number.isNaN(Date.parse(rule.until)))
+			throw new Error('A fault\'s "until" must be an ISO 8601 time');
 		this.rules.push({ ...rule, remaining: rule.times ?? 1 });
 	}
 
-	/** Consumes and returns the first rule matching this request, if any. */
-	take(method: string, path: string): FaultRule | undefined {
+	/** Consumes and returns the first rule matching this request, if any (`nowMs`: the sandbox clock). */
+	take(method: string, path: string, nowMs = Date.now()): FaultRule | undefined {
+		this.rules = this.rules.filter(
+			(rule) => rule.until === undefined || Date.parse(rule.until) > nowMs,
+		);
 		const index = this.rules.findIndex(
 			(rule) =>
 				(!rule.method || rule.method.toUpperCase() === method) &&
@@ -35,7 +42,7 @@ export class FaultInjector {
 		);
 		if (index < 0) return undefined;
 		const rule = this.rules[index];
-		if (--rule.remaining <= 0) this.rules.splice(index, 1);
+		if (rule.until === undefined && --rule.remaining <= 0) this.rules.splice(index, 1);
 		return rule;
 	}
 

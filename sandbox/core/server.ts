@@ -228,6 +228,7 @@ export class Sandbox {
 					method: { type: 'string' },
 					path: { type: 'string' },
 					times: { type: 'integer', min: 1 },
+					until: { type: 'string' },
 					status: { type: 'integer', min: 100, max: 599 },
 					body: { type: 'any' },
 					rawBody: { type: 'string' },
@@ -238,7 +239,11 @@ export class Sandbox {
 				required: ['path'],
 			},
 			handle: ({ body }) => {
-				this.faults.add(body as unknown as FaultRule);
+				try {
+					this.faults.add(body as unknown as FaultRule);
+				} catch (error) {
+					throw new ServiceError(400, (error as Error).message, 400);
+				}
 				return { body: { result: true, pending: this.faults.pending() } };
 			},
 		});
@@ -324,7 +329,7 @@ export class Sandbox {
 					status: 0,
 					responseBody: undefined,
 				};
-				fault = this.faults.take(method, path);
+				fault = this.faults.take(method, path, this.clock.nowMs());
 				if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault!.delayMs));
 				if (fault?.drop) {
 					Object.assign(logEntry, { status: 0, fault: true });

@@ -12,6 +12,7 @@ import {
 	SENDER_STATUS,
 	SmsState,
 	type Contact,
+	type PhoneTimeline,
 	type VariableType,
 } from './state';
 
@@ -588,6 +589,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		body: s.object({
 			moderationDelaySeconds: s.integer({ min: 0 }),
 			deliveryDelaySeconds: s.integer({ min: 0 }),
+			formingSeconds: s.integer({ min: 0 }),
 			autoCreateLists: s.boolean(),
 			currency: s.string({ minLength: 1 }),
 		}),
@@ -618,6 +620,50 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 				throw invalid(`Not recipients of campaign ${campaign.id}: ${unknown.join(', ')}`);
 			campaign.statuses = { ...campaign.statuses, ...statuses };
 			return { body: { id: campaign.id, statuses: campaign.statuses } };
+		},
+	});
+	control({
+		method: 'PUT',
+		path: '/sms/campaigns/:id/timeline',
+		body: s.object({ formingSeconds: s.integer({ min: 0 }), phones: s.map(s.any()) }),
+		handle: ({ params, body }) => {
+			const campaign = state.campaign(campaignId(params.id));
+			const recipients = new Set(state.recipients(campaign));
+			const timeline: Record<string, PhoneTimeline> = {};
+			const seconds = (value: unknown) =>
+				value === null || (Number.isInteger(value) && (value as number) >= 0);
+			for (const [number, entry] of Object.entries(
+				(body.phones ?? {}) as Record<string, unknown>,
+			)) {
+				const given = entry as Partial<PhoneTimeline> | null;
+				if (!recipients.has(number))
+					throw invalid(`Not a recipient of campaign ${campaign.id}: ${number}`);
+				if (
+					typeof given !== 'object' ||
+					given === null ||
+					!seconds(given.sentAfterSeconds) ||
+					!seconds(given.finalAfterSeconds) ||
+					(given.final !== undefined && given.final !== 2 && given.final !== 12)
+				)
+					throw invalid(
+						`Phone ${number}: {sentAfterSeconds, finalAfterSeconds: whole seconds or null, final?: 2 | 12}`,
+					);
+				timeline[number] = {
+					sentAfterSeconds: given.sentAfterSeconds!,
+					finalAfterSeconds: given.finalAfterSeconds!,
+					final: given.final ?? 2,
+				};
+			}
+			campaign.timeline = { ...campaign.timeline, ...timeline };
+			if (body.formingSeconds !== undefined)
+				campaign.formingSeconds = body.formingSeconds as number;
+			return {
+				body: {
+					id: campaign.id,
+					formingSeconds: campaign.formingSeconds,
+					timeline: campaign.timeline,
+				},
+			};
 		},
 	});
 	control({

@@ -40,6 +40,21 @@ export interface Campaign {
 	cancelled: boolean;
 	/** Phone → status set through the control API; wins over the timeline (phones that stall or finish early). */
 	statuses?: Record<string, number>;
+	/** Phone → its own way through the statuses (control API); phones without one follow the settings. */
+	timeline?: Record<string, PhoneTimeline>;
+	/** Seconds after the send time during which the details list no phones (the service forms the campaign). */
+	formingSeconds?: number;
+}
+
+/**
+ * One phone's way through the statuses, in seconds after the campaign's send time: 0 "Ready to send" until
+ * `sentAfterSeconds`, 1 "Sent" until `finalAfterSeconds`, then `final`. `null` stays where it is for good (a phone
+ * never sent, or one that stays at Sent).
+ */
+export interface PhoneTimeline {
+	sentAfterSeconds: number | null;
+	finalAfterSeconds: number | null;
+	final: 2 | 12;
 }
 
 export interface SmsSettings {
@@ -47,6 +62,8 @@ export interface SmsSettings {
 	moderationDelaySeconds: number;
 	/** Seconds between "Sent" and the final "Delivered" / "Not delivered". */
 	deliveryDelaySeconds: number;
+	/** Seconds after the send time during which a campaign's details list no phones (it is being formed). */
+	formingSeconds: number;
 	/** Create a mailing list the first time an addressBookId is used. */
 	autoCreateLists: boolean;
 	currency: string;
@@ -55,6 +72,7 @@ export interface SmsSettings {
 export const DEFAULT_SMS_SETTINGS: SmsSettings = {
 	moderationDelaySeconds: 120,
 	deliveryDelaySeconds: 60,
+	formingSeconds: 0,
 	autoCreateLists: true,
 	currency: 'USD',
 };
@@ -305,8 +323,21 @@ export class SmsState {
 		if (set !== undefined) return set;
 		const now = this.clock.nowMs();
 		if (campaign.cancelled || now < campaign.sendAt.getTime()) return 0;
+		const own = campaign.timeline?.[phone];
+		if (own) {
+			const reached = (seconds: number | null) =>
+				seconds !== null && now >= campaign.sendAt.getTime() + seconds * 1000;
+			return !reached(own.sentAfterSeconds) ? 0 : !reached(own.finalAfterSeconds) ? 1 : own.final;
+		}
 		if (now < campaign.sendAt.getTime() + this.settings.deliveryDelaySeconds * 1000) return 1;
 		return neverDelivered(phone) ? 12 : 2;
+	}
+
+	/** Whether the service is still forming the campaign: its details list no phones yet. */
+	isForming(campaign: Campaign): boolean {
+		const seconds = campaign.formingSeconds ?? this.settings.formingSeconds;
+		const now = this.clock.nowMs();
+		return now >= campaign.sendAt.getTime() && now < campaign.sendAt.getTime() + seconds * 1000;
 	}
 
 	bodyForPricing(campaign: Campaign) {
@@ -341,7 +372,7 @@ export class SmsState {
 			send_date: formatServiceDate(campaign.sendAt),
 			date_created: formatServiceDate(campaign.createdAt),
 			sender_name: campaign.sender,
-			task_phones_info: phones.map((phone) => {
+			task_phones_info: (this.isForming(campaign) ? [] : phones).map((phone) => {
 				const status = this.phoneStatus(campaign, phone);
 				return {
 					// The live service answers phones as JSON numbers and spells the key with a Cyrillic "с".

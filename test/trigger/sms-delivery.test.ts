@@ -156,15 +156,17 @@ describe.each<PersistenceMode>(['legacy', 'staged'])('n8n persistence: %s', (per
 			`smsDelivered ${first} 380671234561`,
 			`smsDelivered ${first} 380671234562`,
 		]);
-		// A poll that fails half-way (the second campaign's read) emits nothing and commits nothing …
+		// A poll whose read of the second campaign fails keeps that campaign's state (with a warning) …
 		setNow('2026-03-10T08:05:00Z');
 		const restore = failNth(sandbox, `/sms/campaigns/info/${second}`, {
 			1: { status: 400, body: { message: 'Temporary', error_code: 400 } },
 		});
 		const failed = await trigger.poll();
 		restore();
-		expect(failed.items).toEqual([]);
-		expect(failed.error?.message).toContain('Temporary');
+		expect(failed).toEqual({ items: [], error: undefined });
+		expect(logger.of('warn')).toEqual([
+			`Messaging Trigger: SMS campaign ${second}: its details could not be read (Temporary (error code 400)); its statuses are read at the next poll, the other campaigns went on`,
+		]);
 		// … so the next one emits the second campaign's statuses exactly once.
 		setNow('2026-03-10T08:06:00Z');
 		expect(smsEvents(await trigger.poll())).toEqual([
@@ -314,19 +316,12 @@ test('look-back: a campaign whose phones never become final is followed for 3 da
 });
 
 describe('a damaged state never re-emits: it is replaced by a baseline, with a warning', () => {
+	// A damaged campaign entry alone: test/trigger/sms-damaged-state.test.ts.
 	const damages: Array<[string, (state: IDataObject) => unknown]> = [
-		[
-			'an unknown level',
-			(state) => ({ ...state, campaigns: { 1001: { ...levelsOf(state), levels: 'zz' } } }),
-		],
 		['an unknown version', (state) => ({ ...state, version: 99 })],
 		['not an object', () => 'garbage'],
 		['no campaign map', (state) => ({ ...state, campaigns: [] })],
 	];
-	function levelsOf(state: IDataObject) {
-		return (state.campaigns as Record<string, IDataObject>)['1001'];
-	}
-
 	test.each(damages)('%s', async (_label, damage) => {
 		const trigger = harness(sandbox, sms());
 		await trigger.activate();
@@ -379,9 +374,9 @@ test('a campaign deleted while followed is dropped, the poll goes on', async () 
 	expect(Object.keys(smsState(trigger).campaigns as IDataObject)).toEqual([kept]);
 });
 
+// A campaign's details answered so: that campaign only (test/trigger/sms-failures.test.ts).
 test.each([
 	['the campaign list', '/sms/campaigns/list', { result: true, data: null }, 'list of records'],
-	['a campaign', '/sms/campaigns/info/:id', [{ result: true }], 'campaign with its phones'],
 ])(
 	'%s answered by JSON without what the trigger reads (a proxy): the poll fails quoting it and moves nothing',
 	async (_what, pathPattern, body, what) => {

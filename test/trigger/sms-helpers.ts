@@ -67,3 +67,26 @@ export const infoCall = (id: string, status = 200) => `GET /sms/campaigns/info/$
 /** n phones of the form 3806700xxxxx (UA), some ending in 0 (the sandbox does not deliver those). */
 export const uaPhones = (count: number, start = 0): string[] =>
 	Array.from({ length: count }, (_, index) => `38067${String(start + index).padStart(7, '0')}`);
+
+/** A phone's way through the statuses, in seconds after the send time (null: stays where it is). */
+export interface PhoneWay {
+	sentAfterSeconds: number | null;
+	finalAfterSeconds: number | null;
+	final?: 2 | 12;
+}
+
+/** Gives a campaign's phones their own timelines (and a forming time) through the sandbox's control API. */
+export async function setTimeline(
+	sandbox: Sandbox,
+	id: string,
+	phones: Record<string, PhoneWay>,
+	formingSeconds?: number,
+) {
+	const response = await fetch(`${sandbox.url}/__sandbox/sms/campaigns/${id}/timeline`, {
+		method: 'PUT',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ phones, ...(formingSeconds === undefined ? {} : { formingSeconds }) }),
+	});
+	if (response.status !== 200)
+		throw new Error(`timeline ${id} → ${response.status} ${await response.text()}`);
+}

@@ -85,6 +85,9 @@ export class RequestPacer {
 	private lastStartAt = 0;
 	/** No start before this (the service said when to come back). */
 	private pausedUntil = 0;
+	/** Answers reported so far (read by callers that carry the pace over to their next execution). */
+	acceptedAnswers = 0;
+	rateLimitedAnswers = 0;
 
 	constructor(
 		readonly requestsPerSecond = DEFAULT_REQUESTS_PER_SECOND,
@@ -114,6 +117,7 @@ export class RequestPacer {
 
 	/** The service accepted (or at least did not rate-limit) this start. */
 	onAccepted() {
+		this.acceptedAnswers++;
 		if (!this.paces) return;
 		this.windowMs = Math.max(PACING.window.minMs, this.windowMs - PACING.window.narrowMs);
 		const credit = Math.max(1, this.credit);
@@ -133,6 +137,7 @@ export class RequestPacer {
 	 * (then the answer says more than "slow down": the account stays saturated).
 	 */
 	onRateLimited(start?: PacedStart): boolean {
+		this.rateLimitedAnswers++;
 		if (!this.paces) return true;
 		const index = start ? this.held.indexOf(start) : -1;
 		if (index >= 0) this.held.splice(index, 1);

@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { apiPath, type MessagingClient } from '../../transport/client';
+import { RATE_LIMIT_ERROR_CODE } from '../../transport/errors';
 import { campaignDetailIn, dataList, phoneInfo, type SmsEventType } from '../../records/sms';
 import { LEVEL, isFinalLevel, type Level } from './state';
 
@@ -15,33 +16,40 @@ export async function listCampaigns(
 	);
 }
 
+/** GET /sms/campaigns/info/{id}: the campaign with its phones (`[{result, data}]` or bare). */
+export async function readCampaign(client: MessagingClient, id: string): Promise<IDataObject> {
+	return await client.requestValue(
+		{ method: 'GET', path: apiPath`/sms/campaigns/info/${id}`, unwrapSingle: true },
+		'campaign with its phones',
+		campaignDetailIn,
+	);
+}
+
 /**
- * GET /sms/campaigns/info/{id}: the campaign with its phones (`[{result, data}]` or bare). `gone` when the service
- * no longer knows the campaign (deleted meanwhile).
+ * What a failed read of one campaign's details means for the poll:
+ * - `fatal`: the credential or the account is refused (401, 403), or not an answer at all: the poll fails;
+ * - `stop`: the service is out of reach or still rate-limits after the client's retries: the campaigns not read yet
+ *   wait for the next poll;
+ * - `notFound`: 404, from the service ("Campaign not found") or from a proxy's page: deleted, or a failed read;
+ * - `campaign`: anything else (5xx after retries, an answer without the campaign): this campaign only.
  */
-export async function readCampaign(
-	client: MessagingClient,
-	id: string,
-): Promise<IDataObject | 'gone'> {
-	// The client's errors are NodeApiError/NodeOperationError already: only "not found" is an answer here.
-	const answer = await client
-		.requestValue(
-			{ method: 'GET', path: apiPath`/sms/campaigns/info/${id}`, unwrapSingle: true },
-			'campaign with its phones',
-			campaignDetailIn,
-		)
-		.then(
-			(detail) => ({ detail }),
-			(error: unknown) => ({ error }),
-		);
-	if ('detail' in answer) return answer.detail;
-	if (answer.error instanceof NodeApiError && answer.error.httpCode === '404') return 'gone';
-	throw answer.error;
+export function readFailure(error: unknown): 'fatal' | 'stop' | 'notFound' | 'campaign' {
+	if (!(error instanceof NodeApiError)) return 'fatal';
+	const status = error.httpCode ?? undefined;
+	if (status === '401' || status === '403') return 'fatal';
+	if (
+		!status ||
+		status === '429' ||
+		Number(error.context.serviceErrorCode) === RATE_LIMIT_ERROR_CODE
+	)
+		return 'stop';
+	return status === '404' ? 'notFound' : 'campaign';
 }
 
 export interface CampaignPhone {
 	phone: string;
 	status?: number;
+	/** Left at 0 for good: the service says the campaign was cancelled, or it never started (see the poller). */
 	cancelled: boolean;
 	raw: IDataObject;
 }

@@ -9,12 +9,26 @@ import { readAccountTimeZone } from '../../account';
 import { clientForPoll } from '../../clientFactory';
 import { numberFromText } from '../../fields';
 import { describeValue } from '../../objects';
-import { DAY_MS, dateToServiceTime, isServiceTime } from '../../serviceTime';
+import {
+	DAY_MS,
+	HOUR_MS,
+	dateToServiceTime,
+	isServiceTime,
+	shiftServiceTime,
+} from '../../serviceTime';
 import { chosenEvents, readMaxEventsPerPoll } from '../../triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../../records/sms';
 import { readHandover, type Handover } from '../handover';
 import { SAMPLE_SIZE, pollDeadline, pollWarner } from '../pollRun';
-import { currentEvent, listCampaigns, readCampaign, sortedPhones, stepsTo } from './events';
+import {
+	currentEvent,
+	listCampaigns,
+	readCampaign,
+	readFailure,
+	sortedPhones,
+	stepsTo,
+} from './events';
+import { nextPace } from './pace';
 import {
 	isFinalLevel,
 	LEVEL,
@@ -85,27 +99,38 @@ export const smsHandover: Handover<SmsState> = {
 	label: 'SMS delivery events',
 	read: (stored) => {
 		const read = readSmsState(stored);
-		return read.kind === 'valid' ? read.state : undefined;
+		return read.kind === 'valid' && !read.damagedCampaigns ? read.state : undefined;
 	},
 };
 
-const byDateThenId = (
-	[idA, a]: [string, SmsCampaignState],
-	[idB, b]: [string, SmsCampaignState],
-) => (a.sendDate < b.sendDate ? -1 : a.sendDate > b.sendDate ? 1 : Number(idA) - Number(idB));
+/**
+ * How long after its send date a campaign may list no phones (the service is still forming it), or keep every
+ * phone at 0 "Ready to send", before it is taken as never sent (cancelled, or never started) and no longer read.
+ */
+export const UNSENT_AFTER_MS = 6 * HOUR_MS;
+/** Polls in a row a campaign the campaign list cannot vouch for may answer 404 before it is taken as deleted. */
+export const GONE_AFTER_FAILED_POLLS = 3;
+
+/** Campaigns whose last read failed go last (so they hold back no other), then oldest send date first. */
+const readOrder = ([idA, a]: [string, SmsCampaignState], [idB, b]: [string, SmsCampaignState]) =>
+	(a.failed ? 1 : 0) - (b.failed ? 1 : 0) ||
+	(a.sendDate < b.sendDate ? -1 : a.sendDate > b.sendDate ? 1 : Number(idA) - Number(idB));
+
+const LOST_STATE =
+	'its phones are taken as they are now; statuses they reached before this poll are not emitted';
 
 /**
  * One scheduled poll: list the campaigns created within the look-back (1 request), then read the details of each
  * followed campaign whose send date has passed and whose phones are not all final (1 request each, oldest first),
- * and emit each phone's newly reached statuses once. Nothing is written here: the caller stores `state` after
- * every part of the poll succeeded, so a failed poll repeats, it never skips.
+ * and emit each phone's newly reached statuses once. A campaign whose read fails keeps its state for the next
+ * poll and holds back no other. Nothing is written here: the caller stores `state` after the whole poll succeeded,
+ * so a failed poll repeats, it never skips.
  */
 export async function pollSms(
 	context: IPollFunctions,
 	stored: IDataObject,
 	settings: SmsSettings,
 ): Promise<SmsPollResult> {
-	const client = clientForPoll(context);
 	const startedAt = Date.now();
 	const deadline = pollDeadline(context, startedAt);
 	const node = context.getNode().name;
@@ -115,6 +140,10 @@ export async function pollSms(
 	const warnings = previous.kind === 'valid' ? [...(previous.state.warnings ?? [])] : [];
 	const warn = pollWarner(context, warnings);
 	const lookBackMs = settings.lookBackDays * DAY_MS;
+	const client = clientForPoll(
+		context,
+		previous.kind === 'valid' ? previous.state.pace?.perSecond : undefined,
+	);
 	if (previous.kind === 'damaged') {
 		warn(
 			`The saved SMS delivery state could not be read (${previous.reason}): campaigns are followed again from ` +
@@ -127,6 +156,12 @@ export async function pollSms(
 				'campaigns created and finished in that time were not followed, their statuses are missing from this output',
 		);
 	}
+	// A damaged campaign entry was dropped: listed again, the campaign is taken as it is (never emitted twice).
+	const damaged = previous.kind === 'valid' ? (previous.damagedCampaigns ?? {}) : {};
+	for (const [id, reason] of Object.entries(damaged))
+		warn(
+			`The saved SMS delivery state of campaign ${id} could not be read (${reason}): ${LOST_STATE}`,
+		);
 	// New campaigns on the first activation (or after damage) are taken as they are; later ones emit everything.
 	const baselineNew =
 		previous.kind === 'damaged' || (previous.kind === 'absent' && !settings.includeLookBack);
@@ -138,11 +173,12 @@ export async function pollSms(
 	const now = dateToServiceTime(startedAt, settings.timeZone);
 	const listFrom = dateToServiceTime(startedAt - lookBackMs, settings.timeZone);
 	const listed = await listCampaigns(client, listFrom);
-	const baseline = new Set<string>();
+	const listedIds = new Set<string>();
 	for (const campaign of listed) {
 		const id = String(campaign.id ?? '');
 		// Dry-run campaigns (id 0) are never stored by the service; anything else without an id cannot be read.
 		if (!/^[1-9]\d*$/.test(id)) continue;
+		listedIds.add(id);
 		const sendDate = String(campaign.send_date ?? '');
 		const known = campaigns[id];
 		if (known) {
@@ -153,10 +189,14 @@ export async function pollSms(
 		// The look-back applied here too: a campaign once followed and dropped must not come back as new.
 		if (created < listFrom && sendDate < listFrom) continue;
 		campaigns[id] = { created, sendDate };
-		if (baselineNew || (coveredFrom !== undefined && created < coveredFrom)) baseline.add(id);
+		// A campaign whose sending has not begun has nothing to take as it is: all it shows later is new.
+		const started = !(sendDate > now);
+		if (
+			started &&
+			(baselineNew || id in damaged || (coveredFrom !== undefined && created < coveredFrom))
+		)
+			campaigns[id].baseline = true;
 	}
-	// Not being listed proves nothing (the list's filter is the service's business): a deleted campaign is noticed
-	// when its details answer 404.
 	for (const [id, campaign] of Object.entries(campaigns)) {
 		if (campaign.created < listFrom && campaign.sendDate < listFrom) {
 			if (!campaign.done)
@@ -170,23 +210,84 @@ export async function pollSms(
 	const items: INodeExecutionData[] = [];
 	const cap = settings.maxEventsPerPoll;
 	let more = false;
+	/** Why the campaigns not read yet wait for the next poll (the service is out of reach, or rate-limits). */
+	let stopped: string | undefined;
 	const due = Object.entries(campaigns)
 		.filter(([, campaign]) => !campaign.done && !(campaign.sendDate > now))
-		.sort(byDateThenId);
+		.sort(readOrder);
 	for (const [id, campaign] of due) {
-		const quiet = baseline.has(id);
+		const quiet = campaign.baseline === true;
 		// Once the cap is reached (or the time is up) the rest waits: reading it now would be a wasted request.
-		if (!quiet && (items.length >= cap || Date.now() > deadline)) {
+		if (stopped || (!quiet && (items.length >= cap || Date.now() > deadline))) {
 			more = true;
 			continue;
 		}
-		const detail = await readCampaign(client, id);
-		if (detail === 'gone') {
-			context.logger.info(`${node}: SMS campaign ${id} no longer exists (deleted): not followed`);
-			delete campaigns[id];
+		const read = await readCampaign(client, id).then(
+			(detail) => ({ detail }),
+			(error: unknown) => ({ error }),
+		);
+		if ('error' in read) {
+			const failure = readFailure(read.error);
+			const message = (read.error as Error).message;
+			if (failure === 'fatal') throw read.error;
+			if (failure === 'stop') {
+				stopped = message;
+				more = true;
+				warn(`SMS campaigns not read in this poll (${message}): they are read at the next poll`);
+				continue;
+			}
+			const failed = (campaign.failed ?? 0) + 1;
+			// Only the campaign list says a campaign is gone: a 404 alone may be a proxy's, or a passing one.
+			const listWouldShow = campaign.created >= listFrom;
+			if (
+				failure === 'notFound' &&
+				!listedIds.has(id) &&
+				(listWouldShow || failed >= GONE_AFTER_FAILED_POLLS)
+			) {
+				context.logger.info(`${node}: SMS campaign ${id} no longer exists (deleted): not followed`);
+				delete campaigns[id];
+				continue;
+			}
+			if (failed === 1)
+				warn(
+					`SMS campaign ${id}: its details could not be read (${message}); its statuses are read at the next poll, ` +
+						'the other campaigns went on',
+				);
+			else
+				context.logger.info(
+					`${node}: SMS campaign ${id}: read failed again (${failed} polls in a row)`,
+				);
+			campaign.failed = failed;
 			continue;
 		}
+		const { detail } = read;
+		if (campaign.failed) {
+			context.logger.info(
+				`${node}: SMS campaign ${id}: read again after ${campaign.failed} failed polls`,
+			);
+			delete campaign.failed;
+		}
 		const phones = sortedPhones(detail);
+		const unsentFor = shiftServiceTime(campaign.sendDate, UNSENT_AFTER_MS);
+		const givenUp = unsentFor !== undefined && unsentFor < now;
+		if (phones.length === 0) {
+			// The service forms a campaign after its send date: its phones (already sent by then) come later.
+			if (givenUp) {
+				context.logger.info(
+					`${node}: SMS campaign ${id} sent ${campaign.sendDate} still lists no phones: no longer followed`,
+				);
+				campaigns[id] = { created: campaign.created, sendDate: campaign.sendDate, done: true };
+			}
+			// Nothing shown yet, so nothing to take as it is: what it shows later is new.
+			delete campaign.baseline;
+			continue;
+		}
+		if (givenUp && phones.every((phone) => phone.status === 0 && !phone.cancelled)) {
+			context.logger.info(
+				`${node}: SMS campaign ${id} sent ${campaign.sendDate} has every phone still "Ready to send": taken as never sent (cancelled), no longer followed`,
+			);
+			for (const phone of phones) phone.cancelled = true;
+		}
 		const digest = phoneListDigest(phones.map((phone) => phone.phone));
 		let levels = [...(campaign.levels ?? '')];
 		let silent = quiet;
@@ -198,6 +299,12 @@ export async function pollSms(
 				);
 				silent = true;
 			}
+			levels = phones.map(() => LEVEL.none);
+		} else if (levels.length !== phones.length) {
+			warn(
+				`The saved SMS delivery state of campaign ${id} holds ${levels.length} statuses for its ${phones.length} phones: ${LOST_STATE}`,
+			);
+			silent = true;
 			levels = phones.map(() => LEVEL.none);
 		}
 		phoneLoop: for (const [index, phone] of phones.entries()) {
@@ -217,11 +324,12 @@ export async function pollSms(
 		if (levels.every(isFinalLevel)) {
 			campaigns[id] = { created: campaign.created, sendDate: campaign.sendDate, done: true };
 		} else {
+			delete campaign.baseline;
 			campaign.phones = digest;
 			campaign.levels = levels.join('');
 		}
 	}
-	if (more) {
+	if (more && !stopped) {
 		context.logger.info(
 			`${node}: emitted ${items.length} SMS events; more are waiting for the next poll`,
 		);
@@ -233,6 +341,12 @@ export async function pollSms(
 		listFrom,
 		campaigns,
 	};
+	const pace = nextPace(
+		previous.kind === 'valid' ? previous.state.pace : undefined,
+		client.pacer,
+		Date.now() - startedAt,
+	);
+	if (pace) state.pace = pace;
 	if (items.length > 0 && warnings.length > 0) items[0].json.metadata = { warnings };
 	else if (warnings.length > 0) state.warnings = warnings;
 	return { items, state, ownState: found.kind !== 'absent' };
@@ -266,8 +380,12 @@ export async function sampleSms(
 	const items: INodeExecutionData[] = [];
 	const notChosen: SmsSample['notChosen'] = {};
 	for (const campaign of newest) {
-		const detail = await readCampaign(client, campaign.id);
-		if (detail === 'gone') continue;
+		const detail = await readCampaign(client, campaign.id).catch((error: unknown) => {
+			// A deleted campaign (or a proxy's 404) has nothing to show; anything else is the sample's failure.
+			if (readFailure(error) === 'notFound') return undefined;
+			throw error;
+		});
+		if (!detail) continue;
 		for (const phone of sortedPhones(detail)) {
 			const event = currentEvent(phone);
 			if (event && !settings.events.includes(event)) notChosen[event] = (notChosen[event] ?? 0) + 1;

@@ -41,6 +41,10 @@ export interface SmsCampaignState {
 	phones?: string;
 	/** One level per phone, in sorted phone order. */
 	levels?: string;
+	/** Taken as it is at its next read, emitting nothing (first activation, damage, an older campaign listed anew). */
+	baseline?: true;
+	/** Polls in a row whose read of the details failed (the state above is kept; a 404 counts too). */
+	failed?: number;
 }
 
 export interface SmsState {
@@ -53,10 +57,27 @@ export interface SmsState {
 	campaigns: Record<string, SmsCampaignState>;
 	/** Warnings waiting for the next emitted item. */
 	warnings?: string[];
+	/**
+	 * Requests per second the service allowed (set once it rate-limited a poll): the next poll's pace, below the node's
+	 * Max Requests per Second. `calm`: busy polls in a row at that pace without a rate-limit answer (see pace.ts).
+	 */
+	pace?: { perSecond: number; calm: number };
 }
 
 export type StoredSmsState =
-	{ kind: 'absent' } | { kind: 'damaged'; reason: string } | { kind: 'valid'; state: SmsState };
+	| { kind: 'absent' }
+	| { kind: 'damaged'; reason: string }
+	| {
+			kind: 'valid';
+			state: SmsState;
+			/** Campaign id → why its entry was dropped: that campaign is taken as it is now (a baseline). */
+			damagedCampaigns?: Record<string, string>;
+	  };
+
+/** `phoneListDigest`'s form. */
+const DIGEST = /^[\w-]{12}$/;
+const isCount = (value: unknown, min: number) =>
+	typeof value === 'number' && Number.isInteger(value) && value >= min;
 
 function campaignProblem(id: string, value: unknown): string | undefined {
 	if (!/^[1-9]\d*$/.test(id)) return `campaign id "${id}" is not a campaign id`;
@@ -66,16 +87,27 @@ function campaignProblem(id: string, value: unknown): string | undefined {
 	if (value.done !== undefined && value.done !== true) return `campaign ${id}: bad "done"`;
 	if ((value.phones === undefined) !== (value.levels === undefined))
 		return `campaign ${id}: phones and levels go together`;
+	if (value.done && value.levels !== undefined) return `campaign ${id}: done, yet with levels`;
+	if (value.baseline !== undefined && value.baseline !== true)
+		return `campaign ${id}: bad "baseline"`;
+	if (value.failed !== undefined && !isCount(value.failed, 1))
+		return `campaign ${id}: bad "failed"`;
 	if (value.levels !== undefined) {
-		if (typeof value.phones !== 'string' || typeof value.levels !== 'string')
-			return `campaign ${id}: bad phones or levels`;
+		if (typeof value.phones !== 'string' || !DIGEST.test(value.phones))
+			return `campaign ${id}: bad phone digest`;
+		// A campaign is stored with levels only once it listed phones: one level at least.
+		if (typeof value.levels !== 'string' || value.levels === '') return `campaign ${id}: no levels`;
 		if ([...value.levels].some((level) => !LEVELS.has(level)))
 			return `campaign ${id}: unknown level in "${value.levels.slice(0, 20)}"`;
 	}
 	return undefined;
 }
 
-/** The stored SMS state, checked in full: anything unexpected is "damaged" (the caller baselines and warns). */
+/**
+ * The stored SMS state, checked in full: anything unexpected in its frame is "damaged" (the caller baselines every
+ * campaign and warns); a damaged campaign entry is dropped and reported in `damagedCampaigns` (the caller baselines
+ * that campaign and warns), the other campaigns go on exactly.
+ */
 export function readSmsState(stored: IDataObject): StoredSmsState {
 	const candidate = stored[SMS_STATE_KEY];
 	if (candidate === undefined) return { kind: 'absent' };
@@ -87,10 +119,12 @@ export function readSmsState(stored: IDataObject): StoredSmsState {
 	if (candidate.listFrom !== undefined && typeof candidate.listFrom !== 'string')
 		return { kind: 'damaged', reason: 'bad list start' };
 	if (!isRecord(candidate.campaigns)) return { kind: 'damaged', reason: 'no campaign map' };
-	for (const [id, value] of Object.entries(candidate.campaigns)) {
-		const problem = campaignProblem(id, value);
-		if (problem) return { kind: 'damaged', reason: problem };
-	}
+	const pace = candidate.pace;
+	if (
+		pace !== undefined &&
+		!(isRecord(pace) && isCount(pace.perSecond, 1) && isCount(pace.calm, 0))
+	)
+		return { kind: 'damaged', reason: 'bad pace' };
 	if (
 		candidate.warnings !== undefined &&
 		!(
@@ -99,7 +133,17 @@ export function readSmsState(stored: IDataObject): StoredSmsState {
 		)
 	)
 		return { kind: 'damaged', reason: 'bad warnings' };
-	return { kind: 'valid', state: JSON.parse(JSON.stringify(candidate)) as SmsState };
+	const state = JSON.parse(JSON.stringify(candidate)) as SmsState;
+	const damagedCampaigns: Record<string, string> = {};
+	for (const [id, value] of Object.entries(state.campaigns)) {
+		const problem = campaignProblem(id, value);
+		if (!problem) continue;
+		damagedCampaigns[id] = problem;
+		delete state.campaigns[id];
+	}
+	return Object.keys(damagedCampaigns).length > 0
+		? { kind: 'valid', state, damagedCampaigns }
+		: { kind: 'valid', state };
 }
 
 /** Writes the SMS state under its key, leaving the other keys (the email events' state) alone. */

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
- * 10. Webhook trigger: the service's email events posted in batches of 500 to this package's Messaging Email
+ * 9. Webhook trigger: the service's email events posted in batches of 500 to this package's Messaging Email
  * Trigger (repeat memory in the workflow's static data) and to what a user builds instead in n8n: Webhook → Split
  * Out (the body's list) → Remove Duplicates ("Remove Items Processed in Previous Executions", n8n's own
  * deduplication store), side by side in one n8n server. Measured: the server process's CPU per event from the first
@@ -240,7 +240,7 @@ async function measure(
 }
 
 export const webhookEvents: Scenario = {
-	id: 10,
+	id: 9,
 	title: 'Webhook trigger: email events',
 	phase: 'server',
 	prepare: () => ({
@@ -275,7 +275,7 @@ export const webhookEvents: Scenario = {
 			int(figures.repeatsEmitted),
 		];
 		return {
-			id: 10,
+			id: 9,
 			title: 'Webhook trigger: email events',
 			headlineKey: 'webhook',
 			headline: {
@@ -313,13 +313,13 @@ export const webhookEvents: Scenario = {
 			],
 			summary: [
 				[
-					`10. Webhook: ${int(n.events)} events in batches of ${int(n.batch)}, events/s`,
+					`9. Webhook: ${int(n.events)} events in batches of ${int(n.batch)}, events/s`,
 					int(ours.eventsPerSecond),
 					`${int(diy.eventsPerSecond)} (Webhook → Split Out → Remove Duplicates)`,
 					`${fmt(diy.eventsPerSecond / ours.eventsPerSecond, 1)}×`,
 				],
 				[
-					'10. … n8n CPU per event',
+					'9. … n8n CPU per event',
 					`${int(ours.cpuUsPerEvent)} µs`,
 					`${int(diy.cpuUsPerEvent)} µs`,
 					`${fmt(diy.cpuUsPerEvent / ours.cpuUsPerEvent, 1)}×`,
