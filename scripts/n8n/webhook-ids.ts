@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
-/** Node types of this package that n8n serves at `/webhook/<webhookId>/…`, the id being their secret. */
-const SECRET_URL_NODE_TYPES = new Set(['n8n-nodes-messaging.messagingEmailTrigger']);
+/** Node types of the examples that n8n serves at `/webhook/<webhookId>/…`, the id being their secret. */
+const SECRET_URL_NODE_TYPES = new Set([
+	'n8n-nodes-messaging.messagingEmailTrigger',
+	'@n8n/n8n-nodes-langchain.chatTrigger',
+]);
 
 /**
  * n8n's CLI import (`n8n import:workflow`, services/import.service.js) gives nodes an `id` but no `webhookId`;
