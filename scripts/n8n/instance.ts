@@ -319,6 +319,9 @@ export class N8nInstance {
 			N8N_SECURE_COOKIE: 'false',
 			...options.env,
 		});
+		// A server still running (a test that failed before its own stop()) is stopped first: replacing it here
+		// would leave it running with nobody holding its process id.
+		await this.stop();
 		const log = join(this.userFolder, 'n8n-start.log');
 		writeFileSync(log, '');
 		this.server = spawn(WITH_NODE24, [this.bin, 'start'], {

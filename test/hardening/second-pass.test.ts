@@ -104,13 +104,11 @@ describe('header-like fields stay on one line: CR, LF and NUL refused the same w
 			`To: the name of ann@example.com ${ONE_LINE} [item 0]`,
 		],
 		[
-			'Binary File Names (the option)',
+			'Binary File Names',
 			{
-				options: {
-					binaryAttachments: 'data',
-					attachmentFileNames: {
-						names: [{ binaryPropertyName: 'data', fileName: '={{ $json.v }}' }],
-					},
+				options: { binaryAttachments: 'data' },
+				attachmentFileNames: {
+					names: [{ binaryPropertyName: 'data', fileName: '={{ $json.v }}' }],
 				},
 			},
 			'invoice.pdf\r\nBcc: victim@example.com',
@@ -119,9 +117,7 @@ describe('header-like fields stay on one line: CR, LF and NUL refused the same w
 		[
 			'Text Attachments file name',
 			{
-				options: {
-					textAttachments: { attachments: [{ fileName: '={{ $json.v }}', content: 'x' }] },
-				},
+				textAttachments: { attachments: [{ fileName: '={{ $json.v }}', content: 'x' }] },
 			},
 			'note.txt\nBcc: victim@example.com',
 			`Text Attachments: a file name ${ONE_LINE} [item 0]`,
@@ -261,9 +257,7 @@ describe('attachments over the message size: refused before the upload, naming t
 		const content = 'x'.repeat(MAX_MESSAGE_BYTES);
 		const result = await sendEmail(
 			{
-				options: {
-					textAttachments: { attachments: [{ fileName: 'log.txt', content: '={{ $json.v }}' }] },
-				},
+				textAttachments: { attachments: [{ fileName: 'log.txt', content: '={{ $json.v }}' }] },
 			},
 			[{ json: { v: content } }],
 		);

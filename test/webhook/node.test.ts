@@ -773,7 +773,7 @@ describe('settings', () => {
 	it('Events given an unknown value (expression, imported JSON) fail the activation, naming the setting', async () => {
 		harness = await startTrigger({ events: ['opened', 'bounce'] });
 		await expect(harness.activate()).rejects.toThrow(
-			'Events: "bounce" is not an event of this trigger',
+			'Events: "bounce" is not an email event kind this trigger offers',
 		);
 	});
 
