@@ -56,9 +56,11 @@ describe('Blacklist', () => {
 			blacklist('add', { phones: '380986235698, 380631234567, 79217451232', description: 'spam' }),
 		);
 		t.sandbox.log.clear();
-		// The service's times are wall-clock times in the account's zone, read in the workflow's (here +05:30, no DST).
+		// The service's times are wall-clock times in the account's zone (the credential's Account Time Zone, here
+		// +05:30, no DST), whatever the workflow's zone.
 		const all = await t.run(blacklist('getAll', { returnAll: true }), undefined, {
-			timezone: 'Asia/Kolkata',
+			timezone: 'America/New_York',
+			accountTimeZone: 'Asia/Kolkata',
 		});
 		expect(t.calls()).toEqual([
 			{ method: 'GET', path: '/sms/black_list', query: {}, rawQuery: '', body: undefined },
