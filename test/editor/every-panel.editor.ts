@@ -216,6 +216,12 @@ async function locatorEntries(name: string): Promise<string[]> {
 		items.map((item) => (item as HTMLElement).innerText.trim()),
 	);
 	await page.keyboard.press('Escape');
+	// Escape leaves a resource locator's list open; a click elsewhere in the panel (the parameter list's top
+	// corner) closes it, so the list cannot cover the next locator of the same panel (Campaign → Create for List
+	// has two).
+	if (await entries.first().isVisible())
+		await page.getByTestId('node-parameters').click({ position: { x: 4, y: 4 } });
+	await entries.first().waitFor({ state: 'hidden' });
 	return texts;
 }
 

@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { loadExamples, type Workflow } from '../e2e/helpers';
 import { allPanels, type Panel } from './panels';
 import { omit } from '../../sandbox/core/records';
+import { withFreshWebhookIds } from '../../scripts/n8n/webhook-ids';
 
 /**
  * A new user's first hour, in n8n's editor (Debian's Chromium through playwright-core), on the demo's state
@@ -55,8 +56,9 @@ beforeAll(async () => {
 			data: { baseUrl: sandbox.url, authType: 'apiKey', apiKey: sandbox.account.apiKey },
 		},
 	]);
-	// What `npm start` does: every example imported by n8n's CLI with the ids it carries.
-	await n8n.importWorkflows(loadExamples().map(({ workflow }) => workflow));
+	// What `npm start` does: every example imported by n8n's CLI with the ids it carries, its webhook nodes given a
+	// fresh webhook id first (scripts/n8n/webhook-ids.ts: n8n's CLI import gives none).
+	await n8n.importWorkflows(loadExamples().map(({ workflow }) => withFreshWebhookIds(workflow)));
 	await n8n.start({ owner: OWNER });
 	mkdirSync(SHOTS, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id');
