@@ -186,13 +186,17 @@ it('n8n serves the icon of every node and of the credential (the triggers and th
 		...nodes.filter((type) => type.name.startsWith('n8n-nodes-messaging.')),
 		...credentials.filter((type) => type.name === 'messagingServiceApi'),
 	];
+	// n8n adds an AI-agent tool variant of each node that is usable as a tool, and n8n 2.x a human-review tool of each
+	// node with a sendAndWait operation (n8n 1.x generates none); both keep the node's icon.
+	const hitl = n8n.major >= 2;
 	expect(ours.map((type) => type.name).sort()).toEqual([
 		'messagingServiceApi',
 		'n8n-nodes-messaging.messagingEmail',
-		// n8n adds an AI-agent tool variant of each node that is usable as a tool; it keeps the node's icon.
+		...(hitl ? ['n8n-nodes-messaging.messagingEmailHitlTool'] : []),
 		'n8n-nodes-messaging.messagingEmailTool',
 		'n8n-nodes-messaging.messagingEmailTrigger',
 		'n8n-nodes-messaging.messagingSms',
+		...(hitl ? ['n8n-nodes-messaging.messagingSmsHitlTool'] : []),
 		'n8n-nodes-messaging.messagingSmsTool',
 		'n8n-nodes-messaging.messagingSmsTrigger',
 		'n8n-nodes-messaging.messagingTrigger',
