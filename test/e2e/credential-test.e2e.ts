@@ -217,7 +217,11 @@ it('n8n serves the icon of every node and of the credential (the triggers and th
 	expect(shared.map((type) => type.name).sort()).toEqual([
 		'messagingServiceApi',
 		'n8n-nodes-messaging.messagingEmailTrigger',
-		'n8n-nodes-messaging.messagingSmsTrigger',
 		'n8n-nodes-messaging.messagingTrigger',
 	]);
+	// The SMS trigger shows the SMS icon, listed under Messaging SMS.
+	const smsIcon = ours.filter((type) =>
+		type.iconUrl?.light.endsWith('/shared/icons/messagingSms.svg'),
+	);
+	expect(smsIcon.map((type) => type.name)).toEqual(['n8n-nodes-messaging.messagingSmsTrigger']);
 });
