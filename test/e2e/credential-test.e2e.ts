@@ -219,9 +219,12 @@ it('n8n serves the icon of every node and of the credential (the triggers and th
 		'n8n-nodes-messaging.messagingEmailTrigger',
 		'n8n-nodes-messaging.messagingTrigger',
 	]);
-	// The SMS trigger shows the SMS icon, listed under Messaging SMS.
-	const smsIcon = ours.filter((type) =>
-		type.iconUrl?.light.endsWith('/shared/icons/messagingSms.svg'),
+	// The SMS trigger, listed under Messaging SMS, shows that node's SMS icon.
+	const iconOf = (name: string) => ours.find((type) => type.name === name)?.iconUrl?.light;
+	expect(iconOf('n8n-nodes-messaging.messagingSmsTrigger')).toMatch(
+		/\/shared\/icons\/messagingSms\.svg$/,
 	);
-	expect(smsIcon.map((type) => type.name)).toEqual(['n8n-nodes-messaging.messagingSmsTrigger']);
+	expect(iconOf('n8n-nodes-messaging.messagingSmsTrigger')).toBe(
+		iconOf('n8n-nodes-messaging.messagingSms'),
+	);
 });
