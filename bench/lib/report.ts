@@ -64,7 +64,7 @@ const READING = [
 		'How much of a send is the helper and how much the validation and pacing is not separated.',
 	"- Safer, too: with a predefined credential the HTTP Request node uses n8n's legacy `requestWithAuthentication`, which fetches a new token and **repeats the request after any failure** — a 5xx on a send included, which can deliver twice (scenario 1's token requests). " +
 		'These nodes repeat only after a 401, and never repeat a send after a 5xx or timeout.',
-	'- Headline figures for the README are in `bench/results.json`; `npm run bench` takes about 10 minutes on 2 cores (the queue row included; `--smoke` runs tiny counts and skips it).',
+	'- Headline figures for the README are in `bench/results.json`. `npm run bench` runs every scenario (its run time is in the table above; scenario 10, three simulated hours of polls at each of two limits, takes the longest); `--only N` runs one scenario and merges its figures into `bench/results.json`; `--smoke` runs tiny counts and skips the queue row.',
 ];
 
 export function renderResults(

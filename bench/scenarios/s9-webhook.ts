@@ -313,10 +313,11 @@ export const webhookEvents: Scenario = {
 			],
 			summary: [
 				[
-					`9. Webhook: ${int(n.events)} events in batches of ${int(n.batch)}, events/s`,
-					int(ours.eventsPerSecond),
-					`${int(diy.eventsPerSecond)} (Webhook → Split Out → Remove Duplicates)`,
-					`${fmt(diy.eventsPerSecond / ours.eventsPerSecond, 1)}×`,
+					// Seconds to take all events, so that the ratio reads like the other rows (above 1: ours is ahead).
+					`9. Webhook: ${int(n.events)} events in batches of ${int(n.batch)}, time to take them all (events/s)`,
+					`${fmt(n.events / ours.eventsPerSecond, 2)} s (${int(ours.eventsPerSecond)}/s)`,
+					`${fmt(n.events / diy.eventsPerSecond, 2)} s (${int(diy.eventsPerSecond)}/s; Webhook → Split Out → Remove Duplicates)`,
+					`${fmt(ours.eventsPerSecond / diy.eventsPerSecond, 1)}×`,
 				],
 				[
 					'9. … n8n CPU per event',
