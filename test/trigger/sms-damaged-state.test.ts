@@ -4,15 +4,14 @@ import type { Sandbox } from '../../sandbox';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import {
 	harness,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	trigger as messagingTrigger,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 import { logger, PollHarness } from '../harness/poll-harness';
 import {
+	ALL_SMS,
 	infoCall,
 	listCall,
 	sendCampaign,
@@ -28,17 +27,8 @@ import {
  * baseline, with a warning), every other campaign goes on exactly.
  */
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-03-10T08:00:00Z');
-	sandbox = await newSandbox();
-	logger.clear();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-03-10T08:00:00Z', (started) => (sandbox = started));
 
-const ALL_SMS = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
 const A = uaPhones(6, 1); // 380670000001 … 380670000006
 const B = uaPhones(2, 11);
 

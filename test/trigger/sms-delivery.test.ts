@@ -9,15 +9,14 @@ import {
 	control,
 	failNth,
 	harness,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	trigger as messagingTrigger,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 import { logger, PollHarness, type PersistenceMode } from '../harness/poll-harness';
 import {
+	ALL_SMS,
 	cancelCampaign,
 	deleteCampaign,
 	infoCall,
@@ -28,17 +27,8 @@ import {
 } from './sms-helpers';
 
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-03-10T08:00:00Z');
-	sandbox = await newSandbox();
-	logger.clear();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-03-10T08:00:00Z', (started) => (sandbox = started));
 
-const ALL_SMS = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
 /** Five UA phones; the sandbox does not deliver numbers ending in 0. */
 const FIVE = ['380671234561', '380671234562', '380671234563', '380671234570', '380671234580'];
 const sms = (events = ALL_SMS, options: IDataObject = {}) => parameters(events, options);

@@ -1,17 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import {
-	control,
-	harness,
-	newSandbox,
-	parameters,
-	restoreClock,
-	setNow,
-	useSharedClock,
-} from './helpers';
+import { control, harness, parameters, setNow, useTriggerSandbox } from './helpers';
 import { logger, type PollHarness } from '../harness/poll-harness';
 import {
+	ALL_SMS,
 	deleteCampaign,
 	infoCall,
 	listCall,
@@ -27,17 +20,8 @@ import {
  * an hour of 500s), while a campaign is being formed (no phones yet), and for campaigns that never send.
  */
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-03-10T08:00:00Z');
-	sandbox = await newSandbox();
-	logger.clear();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-03-10T08:00:00Z', (started) => (sandbox = started));
 
-const ALL_SMS = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
 const smsState = (trigger: PollHarness) => {
 	trigger.deactivate(); // n8n writes the in-memory state (a poll that emitted nothing is not saved otherwise)
 	return (trigger.stored().messagingTriggerSms as IDataObject).campaigns as Record<

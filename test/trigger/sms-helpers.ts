@@ -5,6 +5,9 @@ import type { PollOutcome } from '../harness/poll-harness';
 import { requestsSince } from './helpers';
 
 /** Creates a campaign through the service API (POST /sms/send), like any client; returns its id as a string. */
+/** Every SMS delivery event the trigger offers. */
+export const ALL_SMS = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
+
 export async function sendCampaign(
 	sandbox: Sandbox,
 	phones: string[],

@@ -5,15 +5,13 @@ import type { Sandbox } from '../../sandbox';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import {
 	addBounces,
-	newSandbox,
 	parameters,
-	restoreClock,
 	setNow,
 	trigger as messagingTrigger,
-	useSharedClock,
+	useTriggerSandbox,
 } from './helpers';
 import { logger, PollHarness, type PersistenceMode } from '../harness/poll-harness';
-import { sendCampaign, smsEvents } from './sms-helpers';
+import { ALL_SMS, sendCampaign, smsEvents } from './sms-helpers';
 
 /**
  * n8n 2.x with durable poll cursors does not save an activation poll that emits nothing. Like the email events
@@ -22,22 +20,13 @@ import { sendCampaign, smsEvents } from './sms-helpers';
  */
 const SMS_HANDOVER = 'messagingTriggerSms.activation.trigger-node';
 const EMAIL_HANDOVER = 'messagingTrigger.activation.trigger-node';
-const ALL_SMS = ['smsDelivered', 'smsNotDelivered', 'smsSent'];
 const CONTINUING_SMS =
 	'Messaging Trigger: continuing SMS delivery events from the activation poll (n8n did not save its state: durable poll cursors)';
 const CONTINUING_EMAIL =
 	'Messaging Trigger: continuing email events from the activation poll (n8n did not save its state: durable poll cursors)';
 
 let sandbox: Sandbox;
-beforeEach(async () => {
-	useSharedClock('2026-03-10T08:00:00Z');
-	sandbox = await newSandbox();
-	logger.clear();
-});
-afterEach(async () => {
-	await sandbox.close();
-	restoreClock();
-});
+useTriggerSandbox('2026-03-10T08:00:00Z', (started) => (sandbox = started));
 
 function triggerOf(
 	nodeType: INodeType,
