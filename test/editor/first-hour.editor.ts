@@ -121,9 +121,18 @@ async function addAction(panel: Panel) {
 
 const panelNamed = (name: string) => allPanels().find((panel) => panel.name === name)!;
 
-/** The parameters column as a user reads it. */
-const parametersText = async () =>
-	(await page.getByTestId('node-parameters').innerText()).replace(/\s+/g, ' ');
+/**
+ * The parameters column as a user reads it, once n8n has rendered it: n8n renders fixed collections lazily, first as
+ * "Loading fields..." (a fresh-clone CI run read the panel in that state).
+ */
+async function parametersText() {
+	const deadline = Date.now() + 15_000;
+	for (;;) {
+		const text = (await page.getByTestId('node-parameters').innerText()).replace(/\s+/g, ' ');
+		if (!text.includes('Loading fields') || Date.now() > deadline) return text;
+		await page.waitForTimeout(100);
+	}
+}
 
 /**
  * Options → the option named `label`, from the collection's add dropdown (n8n's legacy collection: a filterable
