@@ -70,7 +70,14 @@ export function outboxOf(sandbox: { clock: object }): OutboxMessage[] {
 		body: campaign.body,
 		links: linksOf(undefined, campaign.body),
 	}));
-	return [...emails, ...sms].sort((a, b) => b.sentAt.localeCompare(a.sentAt));
+	// The service's dates have whole seconds: within one second the order of acceptance decides (newest first).
+	// Emails and SMS are counted apart, so an email and an SMS of the same second keep no order between them.
+	const ranked = [emails, sms].flatMap((messages) =>
+		messages.map((message, accepted) => ({ message, accepted })),
+	);
+	return ranked
+		.sort((a, b) => b.message.sentAt.localeCompare(a.message.sentAt) || b.accepted - a.accepted)
+		.map(({ message }) => message);
 }
 
 function outboxPage(messages: OutboxMessage[]): string {

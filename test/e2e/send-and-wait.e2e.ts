@@ -149,9 +149,12 @@ function workflow(entry: Case): Workflow {
 const outbox = async () =>
 	(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()) as OutboxMessage[];
 
+const messageKey = (message: OutboxMessage) => `${message.kind} ${message.id}`;
+
 /** Starts a case's workflow and waits for its message in the sandbox; returns the links and the execution id. */
 async function start(key: string) {
-	const before = (await outbox()).length;
+	// The message is the one new in the outbox, whatever its place (the outbox's times have whole seconds).
+	const before = new Set((await outbox()).map(messageKey));
 	// n8n answers REST before it has registered every published workflow's webhook: 404 until then.
 	await waitFor(
 		`the webhook of ${key}`,
@@ -171,8 +174,9 @@ async function start(key: string) {
 	const message = await waitFor(
 		`the message of ${key}`,
 		async () => {
-			const all = await outbox();
-			return all.length > before ? all[0] : undefined;
+			const fresh = (await outbox()).filter((entry) => !before.has(messageKey(entry)));
+			if (fresh.length > 1) throw new Error(`${key} sent ${fresh.length} messages, not 1`);
+			return fresh[0];
 		},
 		30_000,
 		250,

@@ -3,6 +3,7 @@ import { runNode } from '../harness/run-node';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
+import { sendParameters } from '../harness/send-parameters';
 import { executionIdOf, signedUrl } from './setup';
 
 let sandbox: Sandbox;
@@ -86,4 +87,44 @@ test('the outbox lists each accepted email (decoded HTML and text) and SMS with 
 
 	const shown = await fetch(`${sandbox.url}/__sandbox/outbox/email/${String(sent.id)}`);
 	expect(await shown.text()).toBe(sentHtml);
+});
+
+test('newest first, also for messages of the same second (the service’s dates have whole seconds)', async () => {
+	const second = new Date('2027-01-04T09:30:00.100Z');
+	// Only Date is faked, so every send below happens in the same second of the sandbox's clock.
+	jest.useFakeTimers({
+		now: second,
+		advanceTimers: true,
+		doNotFake: [
+			'nextTick',
+			'setImmediate',
+			'setTimeout',
+			'clearTimeout',
+			'setInterval',
+			'clearInterval',
+			'queueMicrotask',
+		],
+	});
+	try {
+		for (const subject of ['same second: first', 'same second: second', 'same second: third']) {
+			jest.setSystemTime(second);
+			const sent = await runNode({
+				node: new MessagingEmail(),
+				credentials: store,
+				parameters: sendParameters({ subject }),
+			});
+			expect(sent.error).toBeUndefined();
+		}
+	} finally {
+		jest.useRealTimers();
+	}
+	const outbox = (await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()) as Array<{
+		subject?: string;
+		sentAt: string;
+	}>;
+	expect(outbox.slice(0, 3).map(({ subject, sentAt }) => [subject, sentAt])).toEqual([
+		['same second: third', '2027-01-04 09:30:00'],
+		['same second: second', '2027-01-04 09:30:00'],
+		['same second: first', '2027-01-04 09:30:00'],
+	]);
 });
