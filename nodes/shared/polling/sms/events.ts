@@ -35,7 +35,7 @@ export async function readCampaign(client: MessagingClient, id: string): Promise
  */
 export function readFailure(error: unknown): 'fatal' | 'stop' | 'notFound' | 'campaign' {
 	if (!(error instanceof NodeApiError)) return 'fatal';
-	const status = error.httpCode ?? undefined;
+	const status = error.httpCode;
 	if (status === '401' || status === '403') return 'fatal';
 	if (
 		!status ||

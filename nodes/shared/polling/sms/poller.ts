@@ -116,6 +116,13 @@ const readOrder = ([idA, a]: [string, SmsCampaignState], [idB, b]: [string, SmsC
 	(a.failed ? 1 : 0) - (b.failed ? 1 : 0) ||
 	(a.sendDate < b.sendDate ? -1 : a.sendDate > b.sendDate ? 1 : Number(idA) - Number(idB));
 
+/** A campaign no longer read: only its dates stay, so the list does not bring it back as new. */
+const finished = ({ created, sendDate }: SmsCampaignState): SmsCampaignState => ({
+	created,
+	sendDate,
+	done: true,
+});
+
 const LOST_STATE =
 	'its phones are taken as they are now; statuses they reached before this poll are not emitted';
 
@@ -140,10 +147,8 @@ export async function pollSms(
 	const warnings = previous.kind === 'valid' ? [...(previous.state.warnings ?? [])] : [];
 	const warn = pollWarner(context, warnings);
 	const lookBackMs = settings.lookBackDays * DAY_MS;
-	const client = clientForPoll(
-		context,
-		previous.kind === 'valid' ? previous.state.pace?.perSecond : undefined,
-	);
+	const learnedPace = previous.kind === 'valid' ? previous.state.pace : undefined;
+	const client = clientForPoll(context, learnedPace?.perSecond);
 	if (previous.kind === 'damaged') {
 		warn(
 			`The saved SMS delivery state could not be read (${previous.reason}): campaigns are followed again from ` +
@@ -276,7 +281,7 @@ export async function pollSms(
 				context.logger.info(
 					`${node}: SMS campaign ${id} sent ${campaign.sendDate} still lists no phones: no longer followed`,
 				);
-				campaigns[id] = { created: campaign.created, sendDate: campaign.sendDate, done: true };
+				campaigns[id] = finished(campaign);
 			}
 			// Nothing shown yet, so nothing to take as it is: what it shows later is new.
 			delete campaign.baseline;
@@ -322,7 +327,7 @@ export async function pollSms(
 			}
 		}
 		if (levels.every(isFinalLevel)) {
-			campaigns[id] = { created: campaign.created, sendDate: campaign.sendDate, done: true };
+			campaigns[id] = finished(campaign);
 		} else {
 			delete campaign.baseline;
 			campaign.phones = digest;
@@ -341,11 +346,7 @@ export async function pollSms(
 		listFrom,
 		campaigns,
 	};
-	const pace = nextPace(
-		previous.kind === 'valid' ? previous.state.pace : undefined,
-		client.pacer,
-		Date.now() - startedAt,
-	);
+	const pace = nextPace(learnedPace, client.pacer, Date.now() - startedAt);
 	if (pace) state.pace = pace;
 	if (items.length > 0 && warnings.length > 0) items[0].json.metadata = { warnings };
 	else if (warnings.length > 0) state.warnings = warnings;
