@@ -43,7 +43,7 @@ export class AttributionRelay {
 	}
 
 	private relay(client: Socket) {
-		const owner = this.ownerOf(client.remotePort!) ?? 'unknown';
+		const owner = this.ownerOf(client.remotePort!, client.localPort!) ?? 'unknown';
 		const upstream = connect(this.target.port, this.target.host);
 		this.sockets.add(client).add(upstream);
 		let tail = '';
@@ -68,12 +68,21 @@ export class AttributionRelay {
 		upstream.on('close', close).on('error', close);
 	}
 
-	/** The named process whose file descriptors include the socket bound to 127.0.0.1:<clientPort>. */
-	private ownerOf(clientPort: number): string | undefined {
-		const local = `0100007F:${clientPort.toString(16).toUpperCase().padStart(4, '0')}`;
+	/**
+	 * The named process whose file descriptors include the socket 127.0.0.1:<clientPort> → 127.0.0.1:<relayPort>.
+	 * Both ends are matched: Linux gives the same ephemeral port to connections to different destinations at once
+	 * (a worker's Redis or Postgres connection can share the port of the main's connection here), so the local
+	 * address alone can name the wrong process.
+	 */
+	private ownerOf(clientPort: number, relayPort: number): string | undefined {
+		const address = (port: number) =>
+			`0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
 		const line = readFileSync('/proc/net/tcp', 'utf8')
 			.split('\n')
-			.find((entry) => entry.trim().split(/\s+/)[1] === local);
+			.find((entry) => {
+				const [, local, remote] = entry.trim().split(/\s+/);
+				return local === address(clientPort) && remote === address(relayPort);
+			});
 		const inode = line?.trim().split(/\s+/)[9];
 		if (!inode) return undefined;
 		const wanted = `socket:[${inode}]`;
