@@ -68,22 +68,9 @@ export class AttributionRelay {
 		upstream.on('close', close).on('error', close);
 	}
 
-	/**
-	 * The named process whose file descriptors include the socket 127.0.0.1:<clientPort> → 127.0.0.1:<relayPort>.
-	 * Both ends are matched: Linux gives the same ephemeral port to connections to different destinations at once
-	 * (a worker's Redis or Postgres connection can share the port of the main's connection here), so the local
-	 * address alone can name the wrong process.
-	 */
+	/** The named process whose file descriptors include the client's end of this connection to the relay. */
 	private ownerOf(clientPort: number, relayPort: number): string | undefined {
-		const address = (port: number) =>
-			`0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-		const line = readFileSync('/proc/net/tcp', 'utf8')
-			.split('\n')
-			.find((entry) => {
-				const [, local, remote] = entry.trim().split(/\s+/);
-				return local === address(clientPort) && remote === address(relayPort);
-			});
-		const inode = line?.trim().split(/\s+/)[9];
+		const inode = connectionInode(readFileSync('/proc/net/tcp', 'utf8'), clientPort, relayPort);
 		if (!inode) return undefined;
 		const wanted = `socket:[${inode}]`;
 		for (const [name, pid] of Object.entries(this.processes())) {
@@ -117,4 +104,23 @@ export class AttributionRelay {
 			(resolveClose) => this.server?.close(() => resolveClose()) ?? resolveClose(),
 		);
 	}
+}
+
+/**
+ * The inode of the socket 127.0.0.1:<clientPort> → 127.0.0.1:<relayPort> in the text of /proc/net/tcp. Both ends are
+ * matched: Linux gives connections to different destinations the same local port at once (a worker's Redis or
+ * Postgres connection can hold the port of the main's connection to the relay), and the kernel lists them in an
+ * order of its own, so the local address alone can name another process's socket.
+ */
+export function connectionInode(
+	procNetTcp: string,
+	clientPort: number,
+	relayPort: number,
+): string | undefined {
+	const address = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+	for (const entry of procNetTcp.split('\n')) {
+		const fields = entry.trim().split(/\s+/);
+		if (fields[1] === address(clientPort) && fields[2] === address(relayPort)) return fields[9];
+	}
+	return undefined;
 }
