@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createInterface } from 'node:readline';
 
-import { AttributionRelay, connectionInode } from './attribution';
+import { AttributionRelay, connectionInode, procNetAddress, socketInodes } from './attribution';
 
 /**
  * The queue suite's figures ("polls on the main only", "one token exchange per worker") rest on the relay naming the
@@ -46,13 +46,6 @@ describe('the attribution relay', () => {
 				});
 				console.log(JSON.stringify(ports));
 			})(); setInterval(() => {}, 1000);`,
-		);
-
-	const socketInodes = (pid: number) =>
-		new Set(
-			readdirSync(`/proc/${pid}/fd`)
-				.map((fd) => /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1])
-				.filter((inode) => inode !== undefined),
 		);
 
 	it('names the sender of every request while another process holds the same local ports towards elsewhere', async () => {
@@ -96,7 +89,7 @@ describe('the attribution relay', () => {
 			// local address alone finds the holder's when it comes first).
 			const senderSockets = socketInodes(sender.pid);
 			const holderSockets = socketInodes(holder.pid);
-			const local = `0100007F:${sentFrom[0].toString(16).toUpperCase().padStart(4, '0')}`;
+			const local = procNetAddress(sentFrom[0]);
 			const inodeOf = (line: string) => line.trim().split(/\s+/)[9];
 			const linesOfPort = readFileSync('/proc/net/tcp', 'utf8')
 				.split('\n')

@@ -72,18 +72,9 @@ export class AttributionRelay {
 	private ownerOf(clientPort: number, relayPort: number): string | undefined {
 		const inode = connectionInode(readFileSync('/proc/net/tcp', 'utf8'), clientPort, relayPort);
 		if (!inode) return undefined;
-		const wanted = `socket:[${inode}]`;
-		for (const [name, pid] of Object.entries(this.processes())) {
-			if (!pid) continue;
-			try {
-				for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-					if (readlinkSync(`/proc/${pid}/fd/${fd}`) === wanted) return name;
-				}
-			} catch {
-				// the process has exited
-			}
-		}
-		return undefined;
+		return Object.entries(this.processes()).find(
+			([, pid]) => pid && socketInodes(pid).has(inode),
+		)?.[0];
 	}
 
 	/** Requests per process, optionally only those matching `filter`. */
@@ -117,10 +108,36 @@ export function connectionInode(
 	clientPort: number,
 	relayPort: number,
 ): string | undefined {
-	const address = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+	const local = procNetAddress(clientPort);
+	const remote = procNetAddress(relayPort);
 	for (const entry of procNetTcp.split('\n')) {
 		const fields = entry.trim().split(/\s+/);
-		if (fields[1] === address(clientPort) && fields[2] === address(relayPort)) return fields[9];
+		if (fields[1] === local && fields[2] === remote) return fields[9];
 	}
 	return undefined;
+}
+
+/** 127.0.0.1:<port> as /proc/net/tcp writes it. */
+export function procNetAddress(port: number): string {
+	return `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The inodes of the sockets a process holds (none once it has exited). */
+export function socketInodes(pid: number): Set<string> {
+	const inodes = new Set<string>();
+	let fds: string[];
+	try {
+		fds = readdirSync(`/proc/${pid}/fd`);
+	} catch {
+		return inodes; // the process has exited
+	}
+	for (const fd of fds) {
+		try {
+			const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+			if (inode) inodes.add(inode);
+		} catch {
+			// the descriptor was closed meanwhile
+		}
+	}
+	return inodes;
 }
