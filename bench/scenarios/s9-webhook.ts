@@ -310,6 +310,12 @@ export const webhookEvents: Scenario = {
 			],
 			findings: [
 				`The trigger took ${int(ours.eventsPerSecond)} events/s at ${int(ours.cpuUsPerEvent)} µs of n8n CPU per event; the do-it-yourself chain ${int(diy.eventsPerSecond)} events/s at ${int(diy.cpuUsPerEvent)} µs. Reposted batches: the trigger answered ${repeatAnswers.map((text) => text).join(' and ')}.`,
+				// Reported, not checked: whether n8n's own node lets repeats through depends on how its runs overlap.
+				...(diy.repeatsEmitted > 0
+					? [
+							`Remove Duplicates let ${int(diy.repeatsEmitted)} reposted events through. The likely cause: n8n's deduplication store reads and then rewrites one row per node with no lock (n8n's deduplication-helper.js, handleHashedItems), and the Webhook node answers before its run (Respond Immediately), so runs of consecutive batches overlap and one can overwrite the history the other wrote. The trigger writes the union of what its process knows (nodes/MessagingEmailTrigger/dedupe.ts).`,
+						]
+					: []),
 			],
 			summary: [
 				[
@@ -330,7 +336,6 @@ export const webhookEvents: Scenario = {
 				['the trigger emitted every event once', ours.emitted === n.events],
 				['the DIY chain emitted every event once', diy.emitted === n.events],
 				['reposted batches emitted nothing (trigger)', ours.repeatsEmitted === 0],
-				['reposted batches emitted nothing (DIY)', diy.repeatsEmitted === 0],
 				...(smoke
 					? []
 					: ([
