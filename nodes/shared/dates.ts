@@ -16,13 +16,33 @@ export function toServiceDateTime(value: string | Date, timeZone: string): strin
 }
 
 /**
- * Accepts what n8n date pickers and expressions produce: ISO 8601 (with or without zone), `YYYY-MM-DD`,
- * `YYYY-MM-DD HH:MM:SS`, or a Luxon DateTime / Date (anything with toISO / toISOString).
- * A value without a zone is read as UTC here; callers that mean wall-clock time in the workflow's zone
- * should pass it through unchanged instead (see isWallClock).
+ * The date forms a date parameter takes, all ISO 8601 with a four-digit year: `YYYY-MM-DD`, `YYYY-MM-DD HH:MM`,
+ * `YYYY-MM-DD HH:MM:SS` (a `T` instead of the space, fractions of a second allowed), each optionally followed by
+ * `Z` or an offset (`+01:00`, `+0100`, `+01`). Nothing else is guessed: `06/01/2027` is 6 January in a European
+ * sheet and 1 June in an American one, and JavaScript's own parser reads such text at the server's local midnight
+ * and lets years like +275760 through.
+ */
+const ISO_DATE =
+	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/** What a refused date is told, after `"<value>" is not a date`. */
+export const DATE_FORMS =
+	'write it as YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601 with a zone (2027-01-06T09:00:00+01:00)';
+
+/** Years a date parameter may name: four digits, as the service's `YYYY-MM-DD` has. */
+function inFourDigitYears(date: Date): boolean {
+	const year = date.getUTCFullYear();
+	return year >= 1 && year <= 9999;
+}
+
+/**
+ * Accepts what n8n date pickers and expressions produce: the ISO forms of ISO_DATE, or a Luxon DateTime / Date
+ * (anything with toISO / toISOString). A value without a zone is read as UTC here; callers that mean wall-clock
+ * time in the workflow's zone should pass it through unchanged instead (see isWallClock).
  */
 function parseDateInput(value: unknown): Date | undefined {
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
+	if (value instanceof Date)
+		return Number.isNaN(value.getTime()) || !inFourDigitYears(value) ? undefined : value;
 	if (
 		value &&
 		typeof value === 'object' &&
@@ -30,10 +50,10 @@ function parseDateInput(value: unknown): Date | undefined {
 	) {
 		return parseDateInput((value as { toISO: () => string }).toISO());
 	}
-	if (typeof value !== 'string' || !value.trim()) return undefined;
+	if (typeof value !== 'string' || !ISO_DATE.test(value.trim())) return undefined;
 	const text = value.trim().replace(' ', 'T');
 	const date = new Date(
-		/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || !text.includes('T') ? text : `${text}Z`,
+		/[zZ]|[+-]\d{2}(:?\d{2})?$/.test(text) || !text.includes('T') ? text : `${text}Z`,
 	);
 	return Number.isNaN(date.getTime()) ? undefined : date;
 }
@@ -100,7 +120,7 @@ function dateParameterToService(value: unknown, zones: DateZones, dayOnly = fals
 		result = toServiceDateTime(instant, zones.account);
 	} else {
 		const date = parseDateInput(value);
-		if (!date) throw new Error(`"${String(value)}" is not a date`);
+		if (!date) throw new Error(`${quoteValue(value)} is not a date: ${DATE_FORMS}`);
 		result = toServiceDateTime(date, zones.account);
 	}
 	return dayOnly ? result.slice(0, 10) : result;
@@ -124,7 +144,9 @@ export function readDateParameter(
 		return dateParameterToService(value, zones, dayOnly);
 	} catch (error) {
 		const problem =
-			error instanceof DateProblem ? error.message : `${quoteValue(value)} is not a date`;
+			error instanceof DateProblem
+				? error.message
+				: `${quoteValue(value)} is not a date: ${DATE_FORMS}`;
 		throw invalidInput(context, itemIndex, displayName, problem);
 	}
 }

@@ -27,6 +27,36 @@ export function isDecimalNumber(value: unknown): boolean {
 	return typeof value === 'string' && DECIMAL_NUMBER.test(value.trim());
 }
 
+/** The fewest digits of a phone: a run of this many is a complete number on its own. */
+const MIN_PHONE_DIGITS = 7;
+
+/**
+ * Whether the spaces of one entry separate two values instead of grouping one number's digits. Spaces are read as
+ * grouping (`+380 98 623 56 98`, `+1 555 123 4567`) unless
+ * - a group before the last is a complete number on its own (7 digits or more): `+380986235698 12` is a phone and
+ *   something typed after it, not the phone 38098623569812;
+ * - the groups split at a space into two runs of 7 digits or more: `5551234 5559876`, `555 1234 555 9876` are two
+ *   numbers (no country's grouping puts 7 digits on both sides of a space).
+ * Joining either would send the message to a number nobody gave. Such an entry is refused, never split, since which
+ * reading was meant is not known.
+ */
+export function isTwoValuesInOne(value: unknown): boolean {
+	if (typeof value !== 'string') return false;
+	const groups = value
+		.trim()
+		.split(/\s+/)
+		.map((group) => group.replace(DECORATION, '').replace(/^\+/, ''));
+	if (groups.length < 2) return false;
+	const total = groups.reduce((sum, group) => sum + group.length, 0);
+	let before = 0;
+	for (const group of groups.slice(0, -1)) {
+		if (group.length >= MIN_PHONE_DIGITS) return true;
+		before += group.length;
+		if (before >= MIN_PHONE_DIGITS && total - before >= MIN_PHONE_DIGITS) return true;
+	}
+	return false;
+}
+
 /** A phone given exactly as the service expects it (the usual case): used as it is, without a copy. */
 export function isPlainPhone(value: unknown): value is string {
 	return typeof value === 'string' && PLAIN_PHONE.test(value);
@@ -37,7 +67,8 @@ export function normalizePhone(value: unknown): string | undefined {
 	if (isPlainPhone(value)) return value;
 	if (typeof value === 'number')
 		return Number.isSafeInteger(value) && value > 0 ? normalizePhone(String(value)) : undefined;
-	if (typeof value !== 'string' || isDecimalNumber(value)) return undefined;
+	if (typeof value !== 'string' || isDecimalNumber(value) || isTwoValuesInOne(value))
+		return undefined;
 	let text = value.trim().replace(DECORATION, '');
 	if (text.startsWith('+')) text = text.slice(1);
 	return PLAIN_PHONE.test(text) ? text : undefined;

@@ -182,6 +182,20 @@ describe('Email → Send', () => {
 		]);
 	});
 
+	test('a numeric template ID beyond 2^53 goes as text, digit for digit', async () => {
+		const id = '9007199254740993';
+		t.state().templates.set(id, { id, name: 'Big ID', subject: 'Big', html: '<p>big</p>' });
+		const result = await t.run(
+			sendParameters({ content: 'template', templateId: '9007199254740993' }),
+		);
+		expect(result.error).toBeUndefined();
+		expect((t.calls()[1].body as { email: Record<string, unknown> }).email.template).toEqual({
+			id: '9007199254740993',
+			variables: {},
+		});
+		expect(t.state().emails[0].content.template).toEqual({ id: '9007199254740993', variables: {} });
+	});
+
 	test('template with JSON variables and a text ID', async () => {
 		const result = await t.run(
 			sendParameters({

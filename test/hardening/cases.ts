@@ -57,6 +57,14 @@ export const BAD_DATES: Array<[unknown, string]> = [
 	],
 	['2024-01-01 10:61', '"2024-01-01 10:61" is not a real date: 10:61 is not a time of day'],
 	['next tuesday', '"next tuesday" is not a date'],
+	// Only the ISO forms are read: a local form means one day in Europe and another in the US.
+	[
+		'06/01/2027',
+		'"06/01/2027" is not a date: write it as YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601',
+	],
+	['1 June 2027', '"1 June 2027" is not a date: write it as YYYY-MM-DD'],
+	['2027-6-1', '"2027-6-1" is not a date: write it as YYYY-MM-DD'],
+	['+275760-09-13T00:00:00Z', '"+275760-09-13T00:00:00Z" is not a date: write it as YYYY-MM-DD'],
 	[{ a: 1 }, '{"a":1} is not a date'],
 	[[2024, 1, 1], '[2024,1,1] is not a date'],
 ];
@@ -83,6 +91,18 @@ export const BAD_PHONES: Array<[unknown, string]> = [
 	['1234567890123456', '1234567890123456'],
 	[{ phone: '380986235698' }, 'not a valid phone number'],
 	[[380986235698, 'x'], 'x'],
+];
+
+/**
+ * Spaces that separate two values, not the digit groups of one number: joined, the message would go to a number
+ * nobody gave (`38098623569812`, `55512345559876`).
+ */
+export const TWO_NUMBERS_IN_ONE: Array<[unknown, string]> = [
+	['+380986235698 12', '"+380986235698 12" (two numbers, or a number with more typed after it)'],
+	['5551234 5559876', '"5551234 5559876" (two numbers, or a number with more typed after it)'],
+	['555 1234 555 9876', '"555 1234 555 9876" (two numbers, or a number with more typed after it)'],
+	['+380986235698 +380986235699', '(two numbers, or a number with more typed after it)'],
+	[['380986235698', '5551234\t5559876'], '"5551234\\t5559876" (two numbers'],
 ];
 
 /**
@@ -325,7 +345,11 @@ export const OPERATIONS: OperationCase[] = [
 		operation: 'add',
 		base: { resource: 'blacklist', operation: 'add', phones: '380986235698', description: 'x' },
 		bad: [
-			{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES, ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
+			},
 			{ path: 'description', displayName: 'Description', values: OBJECT_AS_TEXT.slice(0, 2) },
 		],
 	},
@@ -334,7 +358,13 @@ export const OPERATIONS: OperationCase[] = [
 		resource: 'blacklist',
 		operation: 'check',
 		base: { resource: 'blacklist', operation: 'check', phones: '380986235698' },
-		bad: [{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] }],
+		bad: [
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES, ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
+			},
+		],
 	},
 	listOps('sms', 'blacklist'),
 	{
@@ -346,7 +376,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phones',
 				displayName: 'Phones',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},
@@ -410,7 +440,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phones',
 				displayName: 'Phones',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},
@@ -427,7 +457,11 @@ export const OPERATIONS: OperationCase[] = [
 		},
 		bad: [
 			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS },
-			{ path: 'phones', displayName: 'Phones', values: [...BAD_PHONES, ...DECIMAL_PHONES] },
+			{
+				path: 'phones',
+				displayName: 'Phones',
+				values: [...BAD_PHONES, ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
+			},
 			{ path: 'body', displayName: 'Message', values: MESSAGE },
 			{ path: 'options.sendDate', displayName: 'Send At', values: BAD_SEND_AT },
 		],
@@ -442,7 +476,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phones',
 				displayName: 'Phones',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},
@@ -462,7 +496,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phones',
 				displayName: 'Phones',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},
@@ -476,7 +510,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phone',
 				displayName: 'Phone',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},
@@ -495,7 +529,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phones',
 				displayName: 'Phones',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},
@@ -515,7 +549,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phone',
 				displayName: 'Phone',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},
@@ -535,7 +569,7 @@ export const OPERATIONS: OperationCase[] = [
 			{
 				path: 'phones',
 				displayName: 'Phones',
-				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES],
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
 		],
 	},

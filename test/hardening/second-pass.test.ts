@@ -267,6 +267,25 @@ describe('attachments over the message size: refused before the upload, naming t
 		);
 	});
 
+	test('an HTML body over the limit without any attachment (11 MB of HTML, 14.7 MB encoded)', async () => {
+		const html = '<p>' + 'x'.repeat(11 * MB) + '</p>';
+		const encoded = Buffer.from(html).toString('base64').length;
+		const result = await sendEmail({ html: '={{ $json.v }}', text: '' }, [{ json: { v: html } }]);
+		expectRefused(
+			result,
+			`HTML: the content is ${mb(encoded)} as sent (HTML travels Base64-encoded), over the ${mb(MAX_MESSAGE_BYTES)} an email may have [item 0]`,
+		);
+	});
+
+	test('a Text body over the limit is refused naming Text', async () => {
+		const text = 'y'.repeat(MAX_MESSAGE_BYTES + 1);
+		const result = await sendEmail({ html: '', text: '={{ $json.v }}' }, [{ json: { v: text } }]);
+		expectRefused(
+			result,
+			`Text: the content is ${mb(text.length)} as sent (HTML travels Base64-encoded), over the ${mb(MAX_MESSAGE_BYTES)} an email may have [item 0]`,
+		);
+	});
+
 	test('a file whose encoded size stays within the limit is sent whole (7 MB)', async () => {
 		const bytes = 7 * MB;
 		const result = await sendEmail({ options: { binaryAttachments: 'data' } }, [

@@ -241,7 +241,7 @@ describe('Campaign: create and send', () => {
 		],
 		[
 			send({ phones: '380986235698', options: { sendDate: '={{ "next tuesday" }}' } }),
-			'Send At: "next tuesday" is not a date [item 0]',
+			'Send At: "next tuesday" is not a date: write it as YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601 with a zone (2027-01-06T09:00:00+01:00) [item 0]',
 		],
 		[send({ phones: '380986235698, 12' }), 'Phones: not a valid phone number: "12" [item 0]'],
 	])('bad campaign input → clear error, zero requests (%#)', async (parameters, message) => {

@@ -20,6 +20,26 @@ export function base64Length(bytes: number): number {
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
+/**
+ * The content alone (Base64 HTML and text) within the limit: an 11 MB body without attachments would be uploaded
+ * whole and then refused by the service. Names the parameter that holds most of it.
+ */
+export function checkContentSize(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	contentBytes: number,
+): void {
+	if (contentBytes > MAX_MESSAGE_BYTES)
+		throw invalidInput(
+			context,
+			itemIndex,
+			parameter,
+			`the content is ${megabytes(contentBytes)} as sent (HTML travels Base64-encoded), over the ${megabytes(MAX_MESSAGE_BYTES)} an email may have`,
+			'Send a link to large content, or split it over several emails.',
+		);
+}
+
 /** Adds the attachments to the email's encoded size in order; the item fails naming the one that crosses the limit. */
 export function checkMessageSize(
 	context: IExecuteFunctions,

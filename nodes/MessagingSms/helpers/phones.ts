@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { emptyInput, invalidInput } from '../../shared/items';
 import { readParameter, type ReadOptions } from '../../shared/parameters';
-import { isDecimalNumber, isPlainPhone, parsePhones } from '../../shared/phones';
+import { isDecimalNumber, isPlainPhone, isTwoValuesInOne, parsePhones } from '../../shared/phones';
 
 /** The one reader of phone input (Phones, Phone, Get Cost's Phones): every entry checked, one wording. */
 
@@ -10,6 +10,8 @@ const LIST: ReadOptions = { list: true };
 
 const HOW_TO_WRITE =
 	'Give international numbers with the country code (7 to 15 digits; spaces, dashes, dots between digit groups, brackets and a leading + are removed)';
+const SEPARATE_HINT =
+	'Spaces group the digits of one number; separate several numbers with a comma, semicolon or new line';
 const DECIMAL_HINT =
 	'A phone with a decimal part (380986235698.0) comes from a column read as a number: format the column as text';
 
@@ -28,6 +30,7 @@ function readPhoneList(
 	const { phones, invalid } = parsePhones(raw);
 	if (invalid.length) {
 		const decimal = invalid.some(isDecimalNumber);
+		const twoInOne = invalid.some(isTwoValuesInOne);
 		throw invalidInput(
 			context,
 			itemIndex,
@@ -36,10 +39,12 @@ function readPhoneList(
 				.map((phone) =>
 					isDecimalNumber(phone)
 						? `${JSON.stringify(phone)} (a number with a decimal part)`
-						: JSON.stringify(phone),
+						: isTwoValuesInOne(phone)
+							? `${JSON.stringify(phone)} (two numbers, or a number with more typed after it)`
+							: JSON.stringify(phone),
 				)
 				.join(', ')}`,
-			decimal ? `${DECIMAL_HINT}. ${HOW_TO_WRITE}.` : HOW_TO_WRITE,
+			[decimal && DECIMAL_HINT, twoInOne && SEPARATE_HINT, HOW_TO_WRITE].filter(Boolean).join('. '),
 		);
 	}
 	if (!phones.length && !parameter.optional)

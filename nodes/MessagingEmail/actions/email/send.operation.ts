@@ -15,6 +15,7 @@ import { approvedSenders, senderAddressLocator } from '../../helpers/senders';
 import {
 	attachmentListFields,
 	attachmentOptions,
+	checkContentSize,
 	loadBinaryAttachments,
 	readAttachments,
 	type PlannedBinary,
@@ -254,7 +255,10 @@ function templateVariable({ name, value }: VariableEntry): [string, unknown] {
 
 function readTemplate(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const rawId = requiredString(context, itemIndex, 'templateId', 'Template ID');
-	const id = /^[1-9]\d{0,15}$/.test(rawId) ? Number(rawId) : rawId;
+	// A numeric ID goes as a number, as the service lists it; one beyond 2^53 would become another number, so it
+	// goes as text, which the service also takes.
+	const numeric = Number(rawId);
+	const id = /^[1-9]\d*$/.test(rawId) && Number.isSafeInteger(numeric) ? numeric : rawId;
 	const variables = readVariables(context, itemIndex, {
 		label: 'Template Variables',
 		check: templateVariable,
@@ -338,8 +342,10 @@ async function prepare(
 	}
 
 	const options = readParameter(context, 'options', itemIndex, {}) as IDataObject;
-	const contentBytes =
-		String(email.html ?? '').length + Buffer.byteLength(String(email.text ?? ''), 'utf8');
+	const htmlBytes = String(email.html ?? '').length;
+	const textBytes = Buffer.byteLength(String(email.text ?? ''), 'utf8');
+	const contentBytes = htmlBytes + textBytes;
+	checkContentSize(context, itemIndex, htmlBytes >= textBytes ? 'HTML' : 'Text', contentBytes);
 	const { textAttachments, binaryAttachments, attachmentNames, otherBytes } = readAttachments(
 		context,
 		itemIndex,
