@@ -9,6 +9,7 @@ import type {
 
 import { usesApiKey } from '../nodes/shared/account';
 import type { RawAnswer } from '../nodes/shared/transport/http';
+import { signInValues } from '../nodes/shared/transport/credentialValues';
 import {
 	credentialDigest,
 	sharedTokenExchange,
@@ -189,7 +190,7 @@ export class MessagingServiceApi implements ICredentialType {
 		const apiKey = usesApiKey(credentials);
 		if (!apiKey && credentials.accessTokenFor !== credentialDigest(credentials))
 			throw tokenForOtherValues();
-		const token = apiKey ? credentials.apiKey : credentials.accessToken;
+		const token = apiKey ? signInValues(credentials).apiKey : credentials.accessToken;
 		requestOptions.headers = {
 			...requestOptions.headers,
 			Authorization: `Bearer ${String(token)}`,

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { startSandbox, type Sandbox } from '../../sandbox/core/server';
-import { CredentialStore, sandboxCredentials } from '../harness/credentials';
+import { CredentialStore, runCredentialTest, sandboxCredentials } from '../harness/credentials';
 import { TransportProbe } from '../harness/probe-node';
 import { jsonOf, runNode } from '../harness/run-node';
 import { probeArea } from './probe-area';
@@ -121,5 +121,85 @@ describe('credential: API key', () => {
 		expect(JSON.stringify(result.run) + String(result.error?.stack)).not.toContain(
 			'sp_apikey_not-valid-123',
 		);
+	});
+});
+
+describe('the credential as people paste it', () => {
+	test('an API key with a space before and a newline after is the same key', async () => {
+		const store = new CredentialStore({
+			...sandboxCredentials(sandbox, 'apiKey'),
+			apiKey: ` ${sandbox.account.apiKey}\n`,
+		});
+		const result = await send(store);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.log.all().map((entry) => [entry.path, entry.auth])).toEqual([
+			['/probe/send', 'apiKey'],
+		]);
+	});
+
+	test('a Client ID and Secret pasted with spaces and a trailing newline are exchanged as typed without them', async () => {
+		const store = new CredentialStore({
+			...sandboxCredentials(sandbox),
+			clientId: `  ${sandbox.account.clientId} `,
+			clientSecret: `${sandbox.account.clientSecret}\r\n`,
+		});
+		const result = await send(store);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.log.all()[0].body).toEqual({
+			grant_type: 'client_credentials',
+			client_id: sandbox.account.clientId,
+			client_secret: sandbox.account.clientSecret,
+		});
+		expect(sandbox.log.all().map((entry) => entry.auth)).toEqual(['none', 'token']);
+	});
+
+	test.each([
+		[
+			'api.sendpulse.com',
+			'Base URL: "api.sendpulse.com" is not a web address: write it with https:// (https://api.sendpulse.com)',
+		],
+		[
+			'ftp://api.sendpulse.com',
+			'Base URL: "ftp://api.sendpulse.com" starts with ftp: but must start with https:// (or http:// for a local sandbox or proxy)',
+		],
+		['   ', 'Base URL: is empty'],
+	])(
+		'Base URL %p: refused naming Base URL, nothing sent, never "may have processed it"',
+		async (baseUrl, message) => {
+			for (const authType of ['apiKey', 'clientCredentials'] as const) {
+				const store = new CredentialStore({ ...sandboxCredentials(sandbox, authType), baseUrl });
+				const result = await send(store);
+				expect(result.error?.message).toBe(message);
+				expect(result.error?.description).toMatch(/Nothing was sent/);
+				expect(sandbox.log.all()).toEqual([]);
+				expect(
+					await runCredentialTest({ ...sandboxCredentials(sandbox, authType), baseUrl }),
+				).toEqual({
+					status: 'Error',
+					message,
+				});
+			}
+		},
+	);
+
+	test('a Base URL with spaces around it works', async () => {
+		const store = new CredentialStore({
+			...sandboxCredentials(sandbox, 'apiKey'),
+			baseUrl: ` ${sandbox.url}/ \n`,
+		});
+		expect((await send(store)).error).toBeUndefined();
+		expect(sandbox.log.all().map((entry) => entry.path)).toEqual(['/probe/send']);
+	});
+
+	test('a port nobody listens on: the send says nothing was sent (the connection never opened)', async () => {
+		const closed = await startSandbox({ areas: [probeArea] });
+		const url = closed.url;
+		await closed.close();
+		const store = new CredentialStore({ ...sandboxCredentials(sandbox, 'apiKey'), baseUrl: url });
+		const result = await send(store);
+		expect(result.error?.description).toMatch(
+			/^Nothing was sent: POST \/probe\/send found no connection to the service/,
+		);
+		expect(result.error?.description).not.toMatch(/may have processed/);
 	});
 });

@@ -18,7 +18,8 @@ import {
 	type FailedAttempt,
 } from './errors';
 import { usesApiKey } from '../account';
-import { contentTypeOf, trimSlash } from './http';
+import { baseUrlOf, baseUrlProblem, signInValues } from './credentialValues';
+import { contentTypeOf } from './http';
 import { RequestPacer, type PacedStart } from './pacer';
 import { tokensKnown } from './token';
 
@@ -137,6 +138,12 @@ const CLIENT_REFUSED =
 	'The service refused the credential: open the Messaging credential and copy Client ID and Client Secret again from SendPulse (Account Settings → API), or switch Authentication to API Key and paste a key created there';
 const API_KEY_REFUSED =
 	'The service refused the credential: open the Messaging credential and paste an API key from SendPulse (Account Settings → API → Create API key); a deleted key stops working';
+
+/**
+ * Network failures that happen before a connection exists (no address for the host, the port refused it): the
+ * request never left, so the error says nothing was sent instead of "may have processed it".
+ */
+const NEVER_CONNECTED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ERR_INVALID_URL']);
 
 export class MessagingClient {
 	private baseUrl?: string;
@@ -298,10 +305,19 @@ export class MessagingClient {
 	private async getBaseUrl(): Promise<string> {
 		if (this.baseUrl === undefined) {
 			const credentials = await this.context.getCredentials(CREDENTIAL_TYPE);
-			this.baseUrl = trimSlash(credentials.baseUrl);
+			const urlProblem = baseUrlProblem(credentials.baseUrl);
+			if (urlProblem)
+				// Before any request: nothing was sent, and the credential's field is named.
+				throw new NodeOperationError(this.context.getNode(), `Base URL: ${urlProblem}`, {
+					description:
+						'Open the Messaging credential and correct its Base URL (https://api.sendpulse.com for the service). Nothing was sent.',
+				});
+			this.baseUrl = baseUrlOf(credentials);
 			this.credentialSecrets = [
 				credentials.clientSecret,
 				credentials.apiKey,
+				signInValues(credentials).clientSecret,
+				signInValues(credentials).apiKey,
 				credentials.accessToken,
 			];
 			this.refusalHint = usesApiKey(credentials) ? API_KEY_REFUSED : CLIENT_REFUSED;
@@ -383,6 +399,8 @@ export class MessagingClient {
 			context = idempotent
 				? 'Something other than the service may be answering (a proxy, a login page): check the Base URL of the credential'
 				: `${request.method} ${request.path} may have been processed (the message may have been sent), but its answer cannot be read. Do not repeat it blindly: check what was sent first`;
+		} else if (failure.networkCode !== undefined && NEVER_CONNECTED.has(failure.networkCode)) {
+			context = `Nothing was sent: ${request.method} ${request.path} found no connection to the service (check the Base URL and the network)${repeated}`;
 		} else if (transient(failure)) {
 			context = !idempotent
 				? `${request.method} ${request.path} was not retried: the service may have processed it, and repeating it could send twice. Check before re-running`

@@ -8,7 +8,8 @@ import type {
 import { usesApiKey } from '../account';
 import { accountTimeZone } from '../serviceTime';
 import { answerPreview, maskSecrets, readServiceError } from './errors';
-import { contentTypeOf, trimSlash, type RawAnswer } from './http';
+import { baseUrlOf, baseUrlProblem, signInValues } from './credentialValues';
+import { contentTypeOf, type RawAnswer } from './http';
 import { exchangeToken } from './token';
 
 /** The name the action nodes and the polling triggers give this test in `methods.credentialTest`. */
@@ -37,10 +38,13 @@ export async function testMessagingCredential(
 		})) as RawAnswer;
 	const zone = accountTimeZone(data.timeZone);
 	if (!zone.ok) return { status: 'Error', message: `Account Time Zone: ${zone.problem}` };
+	const urlProblem = baseUrlProblem(data.baseUrl);
+	if (urlProblem) return { status: 'Error', message: `Base URL: ${urlProblem}` };
+	const { apiKey } = signInValues(data);
 	let token: string;
 	try {
 		token = usesApiKey(data)
-			? String(data.apiKey ?? '')
+			? apiKey
 			: await exchangeToken(async (uri, body) => await send({ method: 'POST', uri, body }), data);
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
@@ -49,7 +53,7 @@ export async function testMessagingCredential(
 	try {
 		answer = await send({
 			method: 'GET',
-			uri: `${trimSlash(data.baseUrl)}/sms/senders`,
+			uri: `${baseUrlOf(data)}/sms/senders`,
 			headers: { Authorization: `Bearer ${token}` },
 		});
 	} catch (error) {
@@ -71,7 +75,7 @@ export async function testMessagingCredential(
 	return {
 		status: 'Error',
 		message: message
-			? `${maskSecrets(message, [token, data.clientSecret, data.apiKey])}${code !== undefined ? ` (error code ${code})` : ''}`
+			? `${maskSecrets(message, [token, data.clientSecret, data.apiKey, apiKey, signInValues(data).clientSecret])}${code !== undefined ? ` (error code ${code})` : ''}`
 			: `The service answered HTTP ${answer.statusCode}`,
 	};
 }

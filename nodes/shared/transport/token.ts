@@ -8,7 +8,14 @@ import {
 	type TokenExchangeError,
 	type TokenExchangeFailure,
 } from './errors';
-import { contentTypeOf, trimSlash, type RawAnswer } from './http';
+import { baseUrlOf, signInValues } from './credentialValues';
+import { contentTypeOf, type RawAnswer } from './http';
+
+/** The secret as saved and as sent: neither may appear in an error. */
+const secretsOf = (credentials: ICredentialDataDecryptedObject): unknown[] => [
+	credentials.clientSecret,
+	signInValues(credentials).clientSecret,
+];
 
 export type PostJson = (url: string, body: IDataObject) => Promise<RawAnswer>;
 
@@ -34,10 +41,10 @@ export async function exchangeToken(
 ): Promise<string> {
 	let answer: RawAnswer;
 	try {
-		answer = await post(`${trimSlash(credentials.baseUrl)}${EXCHANGE_PATH}`, {
+		answer = await post(`${baseUrlOf(credentials)}${EXCHANGE_PATH}`, {
 			grant_type: 'client_credentials',
-			client_id: credentials.clientId as string,
-			client_secret: credentials.clientSecret as string,
+			client_id: signInValues(credentials).clientId,
+			client_secret: signInValues(credentials).clientSecret,
 		});
 	} catch (error) {
 		// Rebuilt from the error's code only: the original error carries the request body (the secret).
@@ -61,7 +68,7 @@ export async function exchangeToken(
 			status: answer.statusCode,
 			message: readable
 				? 'the service answered without an access_token'
-				: `the answer is not JSON (HTTP ${answer.statusCode}, ${contentTypeOf(answer.headers)}): ${answerPreview(body, [credentials.clientSecret])}`,
+				: `the answer is not JSON (HTTP ${answer.statusCode}, ${contentTypeOf(answer.headers)}): ${answerPreview(body, secretsOf(credentials))}`,
 		});
 	}
 	const serviceMessage = readable ? (body.message ?? body.error_description) : undefined;
@@ -69,7 +76,7 @@ export async function exchangeToken(
 		throw fail({
 			status: answer.statusCode,
 			// The request carried the secret, and a service or proxy may echo it.
-			message: maskSecrets(serviceMessage, [credentials.clientSecret]),
+			message: maskSecrets(serviceMessage, secretsOf(credentials)),
 			error_code: body?.error_code,
 		});
 	}
@@ -105,10 +112,10 @@ export function credentialDigest(credentials: ICredentialDataDecryptedObject): s
 		.update(
 			JSON.stringify([
 				'messaging-token-for',
-				trimSlash(credentials.baseUrl),
+				baseUrlOf(credentials),
 				credentials.authType ?? '',
-				credentials.clientId ?? '',
-				credentials.clientSecret ?? '',
+				signInValues(credentials).clientId,
+				signInValues(credentials).clientSecret,
 			]),
 		)
 		.digest('base64');
