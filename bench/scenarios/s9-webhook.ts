@@ -19,7 +19,7 @@ import { workflowId, type WorkflowJson } from '../lib/workflows';
 const OURS = 'webhookOurs';
 const DIY = 'webhookDiy';
 const DIY_PATH = 'bench-diy-email-events';
-/** The service posts every 30 s or once 500 events have gathered (wire notes). */
+/** The service posts every 30 s or once 500 events have gathered (docs/service-notes.md, Webhooks). */
 const BATCH = 500;
 const counts = (smoke: boolean) => ({ events: smoke ? 500 : 10_000, batch: smoke ? 100 : BATCH });
 const KINDS = ['delivered', 'opened', 'clicked', 'hard_bounces', 'unsubscribed'];
@@ -84,7 +84,7 @@ function diyWorkflow(): WorkflowJson {
 	};
 }
 
-/** The service's batch: event objects as its webhooks post them (wire notes). */
+/** The service's batch: event objects as its webhooks post them (docs/service-notes.md, Webhooks). */
 function events(from: number, count: number) {
 	return Array.from({ length: count }, (_, index) => {
 		const n = from + index;

@@ -1,7 +1,7 @@
 /**
- * Reading the service's POST: a JSON array of event objects (wire notes). Tolerated too: an empty array, a single
- * event object, a form-encoded body (one event as fields, or the JSON list in one field). Anything else is not a
- * batch: the node answers 400 and emits nothing.
+ * Reading the service's POST: a JSON array of event objects (docs/service-notes.md, Webhooks). Tolerated too: an
+ * empty array, a single event object, a form-encoded body (one event as fields, or the JSON list in one field).
+ * Anything else is not a batch: the node answers 400 and emits nothing.
  *
  * An entry is an event when it names its kind as text under `event` and is nested at most MAX_EVENT_DEPTH levels
  * (the service's events are flat). Other entries (`{"test":true}`, an object 5,000 levels deep) are counted as

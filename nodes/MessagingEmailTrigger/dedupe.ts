@@ -24,7 +24,7 @@ import { serviceNumber } from '../shared/records/values';
 
 /**
  * The service documents no end to its re-posting; 24 hours covers its retries after an outage of a day, and is the
- * window of its bounce list, the daily safety net it advises (wire notes).
+ * window of its bounce list, the daily safety net it advises (docs/service-notes.md, Webhooks).
  */
 export const REPEAT_WINDOW_MS = 24 * 3_600_000;
 const HOUR_MS = 3_600_000;

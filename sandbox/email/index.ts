@@ -57,7 +57,7 @@ function listRecord(email: SentEmail) {
 	};
 }
 
-/** GET /smtp/emails/{id}: numeric fields come as strings there (wire notes). */
+/** GET /smtp/emails/{id}: numeric fields come as strings there (docs/service-notes.md, Email). */
 function singleRecord(email: SentEmail) {
 	const record = omit(email, 'content');
 	return {
@@ -124,7 +124,10 @@ function recordSend(state: EmailState, content: ReturnType<typeof checkEmailToSe
 	return email;
 }
 
-/** Webhook events of one recipient of a send: delivered, or not delivered plus a hard bounce (wire notes' fields). */
+/**
+ * Webhook events of one recipient of a send: delivered, or not delivered plus a hard bounce (fields:
+ * docs/service-notes.md, Webhooks).
+ */
 function emitDeliveryEvents(state: EmailState, email: SentEmail, recipient: string) {
 	const common = { message_id: email.id, sender: email.sender, subject: email.subject };
 	if (!isBounceAddress(recipient)) {
@@ -302,7 +305,8 @@ function registerListRoutes({ route, clock }: SandboxContext, state: EmailState)
 		method: 'DELETE',
 		path: '/smtp/unsubscribe',
 		area: 'email',
-		// The live service takes a JSON body (wire notes); the reference calls it a parameter, so the query is accepted too.
+		// The live service takes a JSON body (docs/service-notes.md, Email); the reference calls it a parameter, so
+		// the query is accepted too.
 		query: s.object({ emails: s.array(emailAddress(), { maxItems: UNSUBSCRIBE_MAX_PER_REQUEST }) }),
 		queryArrays: ['emails'],
 		body: s.object({ emails: s.array(emailAddress(), { maxItems: UNSUBSCRIBE_MAX_PER_REQUEST }) }),
@@ -406,8 +410,8 @@ function registerSenderRoutes({ route }: SandboxContext, state: EmailState) {
 		area: 'email',
 		handle: () => ({ body: state.senders.map((sender) => sender.email) }),
 	});
-	// The account's templates, as the service's template list gives them (wire notes: "Lists the reference does
-	// not cover"): `id` and `real_id` (here both the id a send takes), a name; `owner=me` leaves out the gallery,
+	// The account's templates, as the service's template list gives them (docs/service-notes.md, Lists used
+	// by the pickers): `id` and `real_id` (here both the id a send takes), a name; `owner=me` leaves out the gallery,
 	// which the sandbox does not have.
 	route({
 		method: 'GET',

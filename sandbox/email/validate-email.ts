@@ -65,8 +65,8 @@ function stringMap(value: unknown, key: string, base64: boolean): Record<string,
 }
 
 /**
- * Checks `{email: {...}}` of POST /smtp/emails the way the live service answers (wire notes): 422 with its
- * messages and codes, in the order a client is most likely to meet them.
+ * Checks `{email: {...}}` of POST /smtp/emails the way the live service answers (docs/service-notes.md, Errors):
+ * 422 with its messages and codes, in the order a client is most likely to meet them.
  */
 export function checkEmailToSend(
 	state: EmailState,

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
- * The service's webhook delivery for the email area (wire notes, "Webhooks of the email area"). A handler is what
+ * The service's webhook delivery for the email area (docs/service-notes.md, Webhooks). A handler is what
  * a user sets up in the service's settings: a URL and the ticked events (control route, since the service has no
  * API for it). Sends, opens, clicks, spam complaints, unsubscribes and resubscribes queue events; every 30 s of
  * sandbox clock, or as soon as 500 events wait, the queue is posted as JSON arrays of at most 500 events, so one

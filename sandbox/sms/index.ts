@@ -427,7 +427,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		},
 	});
 
-	// Mailing lists (address books), as the service lists them (wire notes: "Lists the reference does not cover"):
+	// Mailing lists (address books), as the service lists them (docs/service-notes.md, Lists used by the pickers):
 	// pages of 100 by limit/offset, `id` and `name` plus counts.
 	addRoute({
 		method: 'GET',

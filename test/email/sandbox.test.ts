@@ -29,7 +29,7 @@ const validEmail = () => ({
 });
 const at = (offsetMs: number) => formatServiceDate(new Date(t.sandbox.clock.nowMs() + offsetMs));
 
-describe('POST /smtp/emails validation (wire-notes messages and codes)', () => {
+describe('POST /smtp/emails validation (messages and codes of docs/service-notes.md, Errors)', () => {
 	const cases: Array<[string, (email: Record<string, unknown>) => void, number, string, number]> = [
 		['subject missing', (email) => delete email.subject, 422, 'Argument subject missing', 12],
 		[

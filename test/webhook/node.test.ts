@@ -17,7 +17,10 @@ import { NODE_TYPE, jsonItems, productionPath, startTrigger, trigger } from './s
 const T = 1_795_428_000;
 const ISO = '2026-11-23T10:00:00.000Z';
 
-/** One event of each of the nine kinds, with the wire notes' field names (both variants where they vary). */
+/**
+ * One event of each of the nine kinds, with the field names of docs/service-notes.md, Webhooks (both variants where
+ * they vary).
+ */
 const EVENTS: Record<string, IDataObject> = {
 	delivered: {
 		event: 'delivered',

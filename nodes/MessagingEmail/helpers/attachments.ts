@@ -8,8 +8,8 @@ import { headerProblem } from './headers';
  * The largest email the package sends, counted as it travels: Base64 HTML, text, text attachments, and binary
  * attachments Base64-encoded (4 bytes for every 3), as a mail server counts a MIME message. The service's API
  * reference states no figure; it refuses larger messages with 422 "Message size limit exceeded", an error that
- * names no attachment, after the whole upload (wire notes). 10 MiB is the limit the API sandbox applies; counting
- * the encoded size keeps every email the node sends within it. Checked before anything is sent.
+ * names no attachment, after the whole upload (docs/service-notes.md, Email). 10 MiB is the limit the API sandbox
+ * applies; counting the encoded size keeps every email the node sends within it. Checked before anything is sent.
  */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 

@@ -19,8 +19,9 @@ export async function searchSenders(
 
 /**
  * The account's own email templates (GET /templates?owner=me, not the gallery) for the Template list. The
- * reference documents no fields of this list beyond `id`, `real_id` and a name: the value is `real_id` (what a
- * send takes) or else `id`; an entry with neither is left out, not guessed.
+ * service documents no fields of this list beyond `id`, `real_id` and a name (docs/service-notes.md, Lists used by
+ * the pickers): the value is `real_id` (what a send takes) or else `id`; an entry with neither is left out, not
+ * guessed.
  */
 export async function searchTemplates(
 	this: ILoadOptionsFunctions,

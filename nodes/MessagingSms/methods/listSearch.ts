@@ -68,7 +68,7 @@ export async function searchSenders(
 	return { results };
 }
 
-/** The service's page size for mailing lists (GET /addressbooks). */
+/** The service's page size for mailing lists (GET /addressbooks; docs/service-notes.md, Lists used by the pickers). */
 const MAILING_LIST_PAGE = 100;
 
 /**

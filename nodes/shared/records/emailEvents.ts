@@ -86,11 +86,11 @@ export function bounceList(body: unknown): { records: IDataObject[]; total?: num
 }
 
 /**
- * The service's webhook kinds (raw `event` values, wire notes) and what each is called in the output. Bounces get
- * `event: 'bounce'` as in Bounce → Get Many and the polling trigger, with `bounceType` telling hard from soft;
- * unsubscribes get `event: 'unsubscribe'` as in the polling trigger. The service's own developer docs (2026) spell
- * three kinds differently from its clients (`hard_bounced`, `soft_bounced`, `spam`): both spellings are the same
- * event, everywhere (Events filter, output, repeat keys).
+ * The service's webhook kinds (raw `event` values, docs/service-notes.md, Webhooks) and what each is called in the
+ * output. Bounces get `event: 'bounce'` as in Bounce → Get Many and the polling trigger, with `bounceType` telling
+ * hard from soft; unsubscribes get `event: 'unsubscribe'` as in the polling trigger. The service's own developer
+ * docs (2026) spell three kinds differently from its clients (`hard_bounced`, `soft_bounced`, `spam`): both
+ * spellings are the same event, everywhere (Events filter, output, repeat keys).
  */
 export const WEBHOOK_KINDS = {
 	delivered: 'delivered',
@@ -137,8 +137,8 @@ const firstPresent = (record: IDataObject, ...keys: string[]): unknown => {
 };
 
 /**
- * When a webhook event happened: `timestamp` is Unix seconds (wire notes); a service date string is accepted too.
- * `eventTime` is the service's wall-clock form in the account's zone, as the lists give it.
+ * When a webhook event happened: `timestamp` is Unix seconds (docs/service-notes.md, Webhooks); a service date
+ * string is accepted too. `eventTime` is the service's wall-clock form in the account's zone, as the lists give it.
  */
 function webhookTime(
 	value: unknown,

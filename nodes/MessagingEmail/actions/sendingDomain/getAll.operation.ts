@@ -13,8 +13,8 @@ import { readAccountTimeZone } from '../../../shared/account';
 export const description: INodeProperties[] = [];
 
 /**
- * `{data: {result, data: [...]}}` (doubly wrapped, wire notes); a singly wrapped or bare list is read too.
- * Undefined when the answer holds no list.
+ * `{data: {result, data: [...]}}` (doubly wrapped: docs/service-notes.md, Email); a singly wrapped or bare list is
+ * read too. Undefined when the answer holds no list.
  */
 function domainsIn(body: unknown): unknown[] | undefined {
 	let current: unknown = body;

@@ -23,7 +23,7 @@ export async function execute(
 	return await runBulk<null, string>(this, client, {
 		batching: readBatching(this, UNSUBSCRIBE_BATCH_SIZE, UNSUBSCRIBE_BATCH_SIZE),
 		prepare: (itemIndex) => ({ key: '', group: null, values: readEmails(this, itemIndex) }),
-		// The live service reads the list from a JSON body on DELETE (wire notes).
+		// The live service reads the list from a JSON body on DELETE (docs/service-notes.md, Email).
 		send: async ({ entries }) => {
 			const emails = entries.map((entry) => entry.value);
 			await client.request({ method: 'DELETE', path: '/smtp/unsubscribe', body: { emails } });
