@@ -88,41 +88,89 @@ function expectRefused(result: RunNodeResult, displayName: string, problems: str
 
 const title = (op: OperationCase) => `${op.node} ${op.resource} → ${op.operation}`;
 
-describe.each(OPERATIONS.filter((op) => op.bad.length > 0).map((op) => [title(op), op] as const))(
-	'%s',
+/** Every resource → operation of both action nodes, from their descriptions (what the editor offers). */
+function operationsOf(node: NodeKey): string[] {
+	const { properties } = NODES[node].description;
+	const resources = properties.find((property) => property.name === 'resource')!.options as Array<{
+		value: string;
+	}>;
+	return resources.flatMap(({ value: resource }) =>
+		(
+			properties.find(
+				(property) =>
+					property.name === 'operation' &&
+					(property.displayOptions?.show?.resource as unknown[]).includes(resource),
+			)!.options as Array<{ value: string }>
+		).map(({ value: operation }) => `${node} ${resource} → ${operation}`),
+	);
+}
+
+test('the table has a row for every operation the nodes offer, and none they do not', () => {
+	const offered = [...operationsOf('email'), ...operationsOf('sms')].sort();
+	expect(offered.length).toBeGreaterThanOrEqual(37);
+	expect(OPERATIONS.map(title).sort()).toEqual(offered);
+});
+
+describe.each(
+	OPERATIONS.filter((op) => op.bad.length > 0 && !op.firstItemOnly).map(
+		(op) => [title(op), op] as const,
+	),
+)('%s', (_, op) => {
+	it.each(op.bad.map((parameter) => [parameter.displayName, parameter.path, parameter] as const))(
+		'%s (%s): every bad value refused, item by item, nothing sent',
+		async (_name, _path, parameter) => {
+			const parameters = withParameter(op.base, parameter.path, '={{ $json.v }}');
+			const result = await run(
+				op.node,
+				parameters,
+				parameter.values.map(([value]) => value),
+			);
+			expectRefused(
+				result,
+				parameter.displayName,
+				parameter.values.map(([, problem]) => problem),
+			);
+		},
+	);
+
+	it('without Continue On Fail the first bad item stops the node, naming parameter and item', async () => {
+		const parameter = op.bad[0];
+		const [value, problem] = parameter.values[0];
+		const parameters = withParameter(op.base, parameter.path, '={{ $json.v }}');
+		const result = await run(op.node, parameters, [value], false);
+		expect(result.error?.message).toContain(`${parameter.displayName}: `);
+		expect(result.error?.message).toContain(problem);
+		expect(result.error?.message).toContain('[item 0]');
+		expect(sandbox.log.all()).toEqual([]);
+		cases++;
+	});
+});
+
+describe.each(OPERATIONS.filter((op) => op.firstItemOnly).map((op) => [title(op), op] as const))(
+	'%s (reads the first item only)',
 	(_, op) => {
 		it.each(op.bad.map((parameter) => [parameter.displayName, parameter.path, parameter] as const))(
-			'%s (%s): every bad value refused, item by item, nothing sent',
+			'%s (%s): every bad value refused in its own run, naming parameter and item, nothing sent',
 			async (_name, _path, parameter) => {
 				const parameters = withParameter(op.base, parameter.path, '={{ $json.v }}');
-				const result = await run(
-					op.node,
-					parameters,
-					parameter.values.map(([value]) => value),
-				);
-				expectRefused(
-					result,
-					parameter.displayName,
-					parameter.values.map(([, problem]) => problem),
-				);
+				for (const [value, problem] of parameter.values) {
+					const result = await run(op.node, parameters, [value], false);
+					const message = String(result.error?.message);
+					expect({ value, starts: message.startsWith(`${parameter.displayName}: `) }).toEqual({
+						value,
+						starts: true,
+					});
+					expect(message).toContain(problem);
+					expect(message.endsWith(' [item 0]')).toBe(true);
+					expect(sandbox.log.all()).toEqual([]);
+					cases++;
+				}
 			},
 		);
-
-		it('without Continue On Fail the first bad item stops the node, naming parameter and item', async () => {
-			const parameter = op.bad[0];
-			const [value, problem] = parameter.values[0];
-			const parameters = withParameter(op.base, parameter.path, '={{ $json.v }}');
-			const result = await run(op.node, parameters, [value], false);
-			expect(result.error?.message).toContain(`${parameter.displayName}: `);
-			expect(result.error?.message).toContain(problem);
-			expect(result.error?.message).toContain('[item 0]');
-			expect(sandbox.log.all()).toEqual([]);
-			cases++;
-		});
 	},
 );
 
-describe('Request Options, on all 35 operations (read once per execution, item 0)', () => {
+describe('Request Options, on every operation (read once per execution, item 0)', () => {
 	const all = REQUEST_OPTIONS.flatMap((option) =>
 		option.values.map(([value, problem]) => ({ ...option, value, problem })),
 	);

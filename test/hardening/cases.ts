@@ -16,6 +16,11 @@ export interface OperationCase {
 	base: INodeParameters;
 	/** Parameter path → display name and bad values given through `{{ $json.v }}`, each with a text its error holds. */
 	bad: ParameterCase[];
+	/**
+	 * The operation reads the first item only (Send and Wait sends once per execution, as n8n's own send-and-wait
+	 * nodes do): each bad value gets a run of its own, without Continue On Fail.
+	 */
+	firstItemOnly?: boolean;
 }
 
 export interface ParameterCase {
@@ -172,6 +177,26 @@ const badDateVariable: Array<[unknown, string]> = [
 
 export const OPERATIONS: OperationCase[] = [
 	// ---- Messaging Email ----
+	{
+		node: 'email',
+		resource: 'email',
+		operation: 'sendAndWait',
+		firstItemOnly: true,
+		base: {
+			resource: 'email',
+			operation: 'sendAndWait',
+			fromEmail: 'sender@sandbox.test',
+			to: 'Ann <ann@example.com>',
+			subject: 'Approve the refund?',
+			message: 'Refund 10 EUR to order 4711',
+		},
+		bad: [
+			{ path: 'fromEmail', displayName: 'From', values: BAD_EMAIL.slice(0, 2) },
+			{ path: 'to', displayName: 'To', values: BAD_RECIPIENTS.slice(0, 4) },
+			{ path: 'subject', displayName: 'Subject', values: REQUIRED_TEXT },
+			{ path: 'message', displayName: 'Message', values: REQUIRED_TEXT },
+		],
+	},
 	{
 		...listOps('email', 'bounce', [
 			{ path: 'filters.date', displayName: 'Day', values: BAD_DATES },
@@ -442,6 +467,28 @@ export const OPERATIONS: OperationCase[] = [
 				displayName: 'Phones',
 				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES, ...TWO_NUMBERS_IN_ONE],
 			},
+		],
+	},
+	{
+		node: 'sms',
+		resource: 'campaign',
+		operation: 'sendAndWait',
+		firstItemOnly: true,
+		base: {
+			resource: 'campaign',
+			operation: 'sendAndWait',
+			sender: 'Sandbox',
+			phone: '380986235698',
+			message: 'Approve the refund?',
+		},
+		bad: [
+			{ path: 'sender', displayName: 'Sender', values: SENDER_SMS },
+			{
+				path: 'phone',
+				displayName: 'Phone',
+				values: [...BAD_PHONES.slice(0, 3), ...DECIMAL_PHONES.slice(0, 2), ...TWO_NUMBERS_IN_ONE],
+			},
+			{ path: 'message', displayName: 'Message', values: MESSAGE },
 		],
 	},
 	{

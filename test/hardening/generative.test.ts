@@ -165,7 +165,7 @@ afterAll(async () => {
 	await disposeExpressionEngine();
 });
 
-const checked = OPERATIONS.filter((op) => op.bad.length > 0);
+const checked = OPERATIONS.filter((op) => op.bad.length > 0 && !op.firstItemOnly);
 
 it(`seed ${SEED}: ${RUNS} runs of random bad values, nothing sent, no crash, each error names a parameter and its item`, async () => {
 	const r = random(SEED);
