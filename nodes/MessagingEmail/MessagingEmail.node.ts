@@ -11,14 +11,8 @@ import { requestOptionsField } from '../shared/fields';
 import { sendAndWaitTooltip, sendAndWaitWebhooks } from '../shared/sendAndWait/fields';
 import { sendAndWaitWebhook } from '../shared/sendAndWait/webhook';
 import { actionSubtitle } from '../shared/subtitle';
-import * as bounce from './actions/bounce';
-import * as email from './actions/email';
-import * as resubscribe from './actions/resubscribe';
+import { resources } from './actions/resources';
 import { router } from './actions/router';
-import * as senderAddress from './actions/senderAddress';
-import * as sendingDomain from './actions/sendingDomain';
-import * as sendingIp from './actions/sendingIp';
-import * as unsubscribe from './actions/unsubscribe';
 import { listSearch } from './methods';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 
@@ -39,13 +33,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'email',
 	},
-	...email.description,
-	...bounce.description,
-	...unsubscribe.description,
-	...resubscribe.description,
-	...senderAddress.description,
-	...sendingDomain.description,
-	...sendingIp.description,
+	...Object.values(resources).flatMap((resource) => resource.description),
 	requestOptionsField,
 ];
 

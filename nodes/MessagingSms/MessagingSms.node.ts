@@ -11,11 +11,8 @@ import { requestOptionsField } from '../shared/fields';
 import { sendAndWaitTooltip, sendAndWaitWebhooks } from '../shared/sendAndWait/fields';
 import { sendAndWaitWebhook } from '../shared/sendAndWait/webhook';
 import { actionSubtitle } from '../shared/subtitle';
-import * as blacklist from './actions/blacklist';
-import * as campaign from './actions/campaign';
-import * as phoneNumber from './actions/phoneNumber';
+import { resources } from './actions/resources';
 import { router } from './actions/router';
-import * as senderId from './actions/senderId';
 import { listSearch } from './methods';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 
@@ -33,10 +30,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'campaign',
 	},
-	...phoneNumber.description,
-	...blacklist.description,
-	...campaign.description,
-	...senderId.description,
+	...Object.values(resources).flatMap((resource) => resource.description),
 	requestOptionsField,
 ];
 

@@ -5,8 +5,10 @@
  */
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
+import { resources as emailResources } from '../../nodes/MessagingEmail/actions/resources';
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { MessagingEmailTrigger } from '../../nodes/MessagingEmailTrigger/MessagingEmailTrigger.node';
+import { resources as smsResources } from '../../nodes/MessagingSms/actions/resources';
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { MessagingSmsTrigger } from '../../nodes/MessagingSmsTrigger/MessagingSmsTrigger.node';
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
@@ -65,3 +67,33 @@ test.each(nodes.map((node) => [node.description.displayName, node] as const))(
 		expect(wrong).toEqual([]);
 	},
 );
+
+describe('the literal option lists agree with the operation tables the router runs', () => {
+	const actionNodes = [
+		{ node: new MessagingEmail(), resources: emailResources },
+		{ node: new MessagingSms(), resources: smsResources },
+	];
+	const values = (property: INodeProperties | undefined) =>
+		((property?.options ?? []) as Array<{ value: string }>).map(({ value }) => value).sort();
+
+	test.each(actionNodes.map((entry) => [entry.node.description.displayName, entry] as const))(
+		'%s: Resource offers exactly the resources, each Operation exactly its operations',
+		(_, { node, resources }) => {
+			const { properties } = node.description;
+			expect(values(properties.find((property) => property.name === 'resource'))).toEqual(
+				Object.keys(resources).sort(),
+			);
+			for (const [resource, { operations }] of Object.entries(resources)) {
+				const selector = properties.find(
+					(property) =>
+						property.name === 'operation' &&
+						(property.displayOptions?.show?.resource as unknown[]).includes(resource),
+				);
+				expect({ resource, offered: values(selector) }).toEqual({
+					resource,
+					offered: Object.keys(operations).sort(),
+				});
+			}
+		},
+	);
+});

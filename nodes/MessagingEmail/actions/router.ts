@@ -1,25 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { runOperation, type OperationTable } from '../../shared/router';
-import * as bounce from './bounce';
-import * as email from './email';
-import * as resubscribe from './resubscribe';
-import * as senderAddress from './senderAddress';
-import * as sendingDomain from './sendingDomain';
-import * as sendingIp from './sendingIp';
-import * as unsubscribe from './unsubscribe';
+import { resources } from './resources';
 
 /** resource → operation → its file, as each resource's index.ts lists them. */
-const resources: OperationTable = {
-	bounce: bounce.operations,
-	email: email.operations,
-	resubscribe: resubscribe.operations,
-	senderAddress: senderAddress.operations,
-	sendingDomain: sendingDomain.operations,
-	sendingIp: sendingIp.operations,
-	unsubscribe: unsubscribe.operations,
-};
+const table: OperationTable = Object.fromEntries(
+	Object.entries(resources).map(([resource, { operations }]) => [resource, operations]),
+);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runOperation(this, resources);
+	return await runOperation(this, table);
 }

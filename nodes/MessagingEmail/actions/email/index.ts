@@ -61,10 +61,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'send',
 	},
-	...send.description,
-	...sendAndWait.description,
-	...get.description,
-	...getAll.description,
-	...getCount.description,
-	...getManyById.description,
+	// Each operation's own fields, shown only for it (its displayOptions), from the table above.
+	...Object.values(operations).flatMap((operation) => operation.description ?? []),
 ];

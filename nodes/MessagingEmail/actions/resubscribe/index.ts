@@ -25,5 +25,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'sendRequest',
 	},
-	...sendRequest.description,
+	// Each operation's own fields, shown only for it (its displayOptions), from the table above.
+	...Object.values(operations).flatMap((operation) => operation.description ?? []),
 ];

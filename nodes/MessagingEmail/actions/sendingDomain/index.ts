@@ -31,6 +31,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...add.description,
-	...getAll.description,
+	// Each operation's own fields, shown only for it (its displayOptions), from the table above.
+	...Object.values(operations).flatMap((operation) => operation.description ?? []),
 ];

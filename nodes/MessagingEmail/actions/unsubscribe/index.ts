@@ -45,8 +45,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'add',
 	},
-	...add.description,
-	...remove.description,
-	...getAll.description,
-	...check.description,
+	// Each operation's own fields, shown only for it (its displayOptions), from the table above.
+	...Object.values(operations).flatMap((operation) => operation.description ?? []),
 ];

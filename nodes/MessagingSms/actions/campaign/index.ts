@@ -83,12 +83,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'sendToNumbers',
 	},
-	...createForList.description,
-	...sendToNumbers.description,
-	...sendAndWait.description,
-	...getAll.description,
-	...get.description,
-	...cancel.description,
-	...getCost.description,
-	...deleteCampaign.description,
+	// Each operation's own fields, shown only for it (its displayOptions), from the table above.
+	...Object.values(operations).flatMap((operation) => operation.description ?? []),
 ];

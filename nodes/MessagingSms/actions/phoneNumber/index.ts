@@ -66,10 +66,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'add',
 	},
-	...add.description,
-	...addWithVariables.description,
-	...updateVariables.description,
-	...updateContactVariables.description,
-	...remove.description,
-	...get.description,
+	// Each operation's own fields, shown only for it (its displayOptions), from the table above.
+	...Object.values(operations).flatMap((operation) => operation.description ?? []),
 ];
