@@ -7,11 +7,15 @@ import { join } from 'node:path';
 
 import * as vendorClient from 'sendpulse-api';
 
+import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
+import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { parsePhpSerialized } from '../../sandbox/core/php-serialized';
 import type { LoggedRequest } from '../../sandbox/core/request-log';
 import { startSandbox, type Sandbox } from '../../sandbox/core/server';
 import { emailArea, emailStateOf } from '../../sandbox/email';
 import { smsArea } from '../../sandbox/sms';
+import { CredentialStore, sandboxCredentials } from '../harness/credentials';
+import { runNode } from '../harness/run-node';
 
 /**
  * The service's official Node.js client (`sendpulse-api` 1.1.7) against the sandbox: every one of its SMTP and SMS
@@ -20,7 +24,8 @@ import { smsArea } from '../../sandbox/sms';
  * other destination fails the test. Each call is paired with the request in the reference's form (the form the
  * nodes send) made to a twin sandbox set up the same way: the two must get the same answer and leave the same
  * state, while the request log keeps what the client really sent (sandbox/README.md, "What the vendor's own
- * client sends").
+ * client sends"). A few calls are also compared with the nodes themselves, run through n8n-core. The tests run in
+ * order and share the client's token (module state of the client) and the sandboxes' state.
  */
 
 type Client = Record<string, (callback: (answer: unknown) => void, ...args: unknown[]) => unknown>;
@@ -550,6 +555,143 @@ describe('PHP-serialized text', () => {
 		['x:1;', undefined],
 	])('%s', (text, expected) => {
 		expect(parsePhpSerialized(text)).toEqual(expected);
+	});
+});
+
+describe("the same effect as the nodes' own requests (run through n8n-core)", () => {
+	let nodeSide: Sandbox;
+	beforeAll(async () => {
+		nodeSide = await startSandbox({
+			areas: [emailArea, smsArea],
+			settings: { rateLimitPerSecond: 0 },
+		});
+		for (const sandbox of [vendor, nodeSide]) {
+			await control(sandbox, 'POST', '/sms/reset');
+			await control(sandbox, 'POST', '/email/reset');
+			await control(sandbox, 'POST', '/sms/addressbooks', { id: LIST, name: 'Customers' });
+		}
+	});
+	afterAll(async () => await nodeSide.close());
+
+	const runOnNodeSide = async (
+		node: MessagingSms | MessagingEmail,
+		parameters: Record<string, unknown>,
+	) => {
+		const result = await runNode({
+			node,
+			credentials: new CredentialStore(sandboxCredentials(nodeSide, 'apiKey')),
+			parameters: { requestOptions: { requestsPerSecond: 0 }, ...parameters },
+		});
+		expect(result.error).toBeUndefined();
+	};
+	/** What a call changes, without dates and the per-phone delivery statuses (they move with the clock). */
+	const effects = async (sandbox: Sandbox) => {
+		const state = (await stateOf(sandbox)) as {
+			sms: { campaigns: Array<{ phones: Array<Record<string, unknown>> }> };
+		};
+		for (const campaign of state.sms.campaigns)
+			for (const phone of campaign.phones) {
+				delete phone.status;
+				delete phone.status_explain;
+			}
+		return state;
+	};
+
+	test('Phone Number → Add, Blacklist → Add, Campaign → Send to Numbers, Email → Send, Unsubscribe → Add', async () => {
+		const sms = new MessagingSms();
+		const email = new MessagingEmail();
+		const steps: Array<
+			[string, unknown[], MessagingSms | MessagingEmail, Record<string, unknown>]
+		> = [
+			[
+				'smsAddPhones',
+				[LIST, ['380986235698', '12025550143']],
+				sms,
+				{
+					resource: 'phoneNumber',
+					operation: 'add',
+					addressBookId: LIST,
+					phones: '380986235698, 12025550143',
+				},
+			],
+			[
+				'smsAddPhonesToBlacklist',
+				[['380631234567'], 'asked to stop'],
+				sms,
+				{
+					resource: 'blacklist',
+					operation: 'add',
+					phones: '380631234567',
+					description: 'asked to stop',
+				},
+			],
+			[
+				'smsSend',
+				[SENDER, ['380986235698', '380631234567'], 'Hello', undefined, 0],
+				sms,
+				{
+					resource: 'campaign',
+					operation: 'sendToNumbers',
+					sender: SENDER,
+					body: 'Hello',
+					phones: '380986235698, 380631234567',
+				},
+			],
+			[
+				'smtpSendMail',
+				[
+					{
+						html: '<p>Привіт</p>',
+						text: 'Hello',
+						subject: 'Hello "Ann"',
+						from: { name: 'Sandbox Sender', email: 'sender@sandbox.test' },
+						to: [{ name: 'Ann', email: 'ann@example.com' }],
+					},
+				],
+				email,
+				{
+					resource: 'email',
+					operation: 'send',
+					fromEmail: 'sender@sandbox.test',
+					fromName: 'Sandbox Sender',
+					to: 'Ann <ann@example.com>',
+					subject: 'Hello "Ann"',
+					content: 'htmlAndText',
+					html: '<p>Привіт</p>',
+					text: 'Hello',
+				},
+			],
+			[
+				'smtpUnsubscribeEmails',
+				[[{ email: 'bob@example.com', comment: 'asked by phone' }]],
+				email,
+				{
+					resource: 'unsubscribe',
+					operation: 'add',
+					emails: 'bob@example.com',
+					comment: 'asked by phone',
+				},
+			],
+		];
+		for (const [name, args, node, parameters] of steps) {
+			await callClient(name, ...args);
+			expect(vendor.log.all().at(-1)).toMatchObject({ status: 200, accepted: expect.any(Object) });
+			await runOnNodeSide(node, parameters);
+			expect({ after: name, ...(await effects(vendor)) }).toEqual({
+				after: name,
+				...(await effects(nodeSide)),
+			});
+		}
+		const final = (await effects(vendor)) as {
+			sms: { campaigns: Array<{ phones: Array<{ phone: string }> }> };
+			emails: unknown[];
+			unsubscribes: unknown[];
+		};
+		expect(
+			final.sms.campaigns.map((campaign) => campaign.phones.map((entry) => entry.phone)),
+		).toEqual([['380986235698']]);
+		expect(final.emails).toHaveLength(1);
+		expect(final.unsubscribes).toHaveLength(1);
 	});
 });
 
