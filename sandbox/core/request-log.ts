@@ -8,8 +8,13 @@ export interface LoggedRequest {
 	rawQuery: string;
 	/** The query after the service's array/object parsing. */
 	query: Record<string, unknown>;
-	/** The parsed JSON or form body; undefined when none was sent. */
+	/** The parsed JSON or form body, as received; undefined when none was sent. */
 	body: unknown;
+	/**
+	 * Set only when the request came in one of the vendor client's forms (sandbox/README.md, "What the vendor's
+	 * own client sends"): the query and body as the reference's form, as the route read them.
+	 */
+	accepted?: { query: Record<string, unknown>; body: unknown };
 	contentType?: string;
 	/** How the request authenticated: a token, the API key, none (public) or rejected. */
 	auth: 'token' | 'apiKey' | 'none' | 'rejected';

@@ -10,6 +10,7 @@ import { parseQuery } from './query';
 import { RequestLog, type LoggedRequest } from './request-log';
 import { validate } from './schema';
 import type { HttpMethod, Reply, RouteDefinition, SandboxRequest } from './types';
+import { acceptVendorForms } from './vendor-forms';
 
 export const CONTROL_PREFIX = '/__sandbox';
 
@@ -407,16 +408,20 @@ export class Sandbox {
 		if (definition.area === 'email' && !this.account.settings.emailActivated) {
 			throw new ServiceError(422, 'No such SMTP user, you need to create SMTP account first', 400);
 		}
+		const accepted = acceptVendorForms(definition, method, rawQuery, rawBody);
+		if (accepted && logEntry) logEntry.accepted = accepted;
+		const givenQuery = accepted?.query ?? rawQuery;
+		const givenBody = accepted ? accepted.body : rawBody;
 		const status = definition.validationStatus ?? 400;
 		const query = definition.query
-			? (validate(definition.query, rawQuery, '', { coerce: true, status }) as Record<
+			? (validate(definition.query, givenQuery, '', { coerce: true, status }) as Record<
 					string,
 					unknown
 				>)
-			: rejectUnexpected(rawQuery, 'query', status);
+			: rejectUnexpected(givenQuery, 'query', status);
 		const body = definition.body
-			? (validate(definition.body, rawBody ?? {}, '', { status }) as Record<string, unknown>)
-			: rejectUnexpected(rawBody, 'body', status);
+			? (validate(definition.body, givenBody ?? {}, '', { status }) as Record<string, unknown>)
+			: rejectUnexpected(givenBody, 'body', status);
 		const request: SandboxRequest = {
 			method,
 			path,

@@ -35,6 +35,15 @@ export interface RouteDefinition {
 	queryArrays?: string[];
 	queryObjects?: string[];
 	body?: ObjectSchema;
+	/** The vendor client's forms this route takes besides the reference's (see `acceptVendorForms`). */
+	vendorForms?: {
+		/** Body members that may arrive as JSON text: `"phones":"[\"380986235698\"]"`. */
+		jsonText?: string[];
+		/** Body members that may arrive PHP-serialized: `"email":"a:5:{…}"`. */
+		phpSerialized?: string[];
+		/** Parameters of a GET with a JSON body: the value the client sends when its caller left one out. */
+		notGiven?: Record<string, unknown>;
+	};
 	/** HTTP status for schema failures on this route (default 400). */
 	validationStatus?: number;
 	handle(request: SandboxRequest): Reply | Promise<Reply>;

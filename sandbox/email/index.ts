@@ -163,6 +163,7 @@ function registerEmailRoutes({ route }: SandboxContext, state: EmailState) {
 		area: 'email',
 		validationStatus: 422,
 		body: s.object({ email: s.any() }),
+		vendorForms: { phpSerialized: ['email'] },
 		handle: ({ body }) => {
 			const email = recordSend(state, checkEmailToSend(state, body));
 			return { body: { result: true, id: email.id } };
@@ -173,6 +174,8 @@ function registerEmailRoutes({ route }: SandboxContext, state: EmailState) {
 		method: 'GET',
 		path: '/smtp/emails',
 		area: 'email',
+		// The vendor's client sends `limit: 0` when its caller gives none (sandbox/README.md).
+		vendorForms: { notGiven: { limit: 0 } },
 		query: s.object({
 			limit: s.integer({ min: 1, max: 500 }),
 			offset: s.integer({ min: 0 }),
@@ -280,6 +283,7 @@ function registerListRoutes({ route, clock }: SandboxContext, state: EmailState)
 		method: 'POST',
 		path: '/smtp/unsubscribe',
 		area: 'email',
+		vendorForms: { phpSerialized: ['emails'] },
 		body: s.object({
 			emails: s.array(s.object({ email: emailAddress(), comment: s.string() }, ['email']), {
 				maxItems: UNSUBSCRIBE_MAX_PER_REQUEST,
@@ -310,6 +314,7 @@ function registerListRoutes({ route, clock }: SandboxContext, state: EmailState)
 		query: s.object({ emails: s.array(emailAddress(), { maxItems: UNSUBSCRIBE_MAX_PER_REQUEST }) }),
 		queryArrays: ['emails'],
 		body: s.object({ emails: s.array(emailAddress(), { maxItems: UNSUBSCRIBE_MAX_PER_REQUEST }) }),
+		vendorForms: { phpSerialized: ['emails'] },
 		handle: ({ body, query }) => {
 			const emails = ((body.emails ?? query.emails) as string[] | undefined) ?? [];
 			if (emails.length === 0) throw emptyEmails();

@@ -24,6 +24,8 @@ const addressBookId = s.integer({ min: 1 });
 const sender = s.string({ pattern: /^[A-Za-z0-9]{1,11}$/ });
 const route = s.map(s.string());
 const flag = s.integer({ enum: [0, 1] });
+/** The vendor's client writes `phones` as JSON text inside the JSON body (sandbox/README.md). */
+const phonesAsText = { jsonText: ['phones'] };
 const typedVariable = s.object({ name: s.string(), type: s.string(), value: s.any() }, [
 	'name',
 	'type',
@@ -62,6 +64,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		path: '/sms/numbers',
 		area: 'sms',
 		body: s.object({ addressBookId, phones }, ['addressBookId', 'phones']),
+		vendorForms: phonesAsText,
 		handle: ({ body }) => {
 			const list = state.list(body.addressBookId as number);
 			const counters = { added: 0, exceptions: 0, exists: 0 };
@@ -89,6 +92,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 			},
 			['addressBookId', 'phones'],
 		),
+		vendorForms: phonesAsText,
 		handle: ({ body }) => {
 			const entries = Object.entries(
 				body.phones as Record<
@@ -139,6 +143,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 			},
 			['addressBookId', 'phones', 'variables'],
 		),
+		vendorForms: { jsonText: ['phones', 'variables'] },
 		handle: ({ body }) => {
 			const list = state.list(body.addressBookId as number);
 			const variables = body.variables as Array<{ name: string; type?: string; value?: unknown }>;
@@ -175,6 +180,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		path: '/sms/numbers',
 		area: 'sms',
 		body: s.object({ addressBookId, phones }, ['addressBookId', 'phones']),
+		vendorForms: phonesAsText,
 		handle: ({ body }) => {
 			const list = state.list(body.addressBookId as number);
 			let deleted = 0;
@@ -262,6 +268,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		path: '/sms/black_list',
 		area: 'sms',
 		body: s.object({ phones, description: s.string() }, ['phones', 'description']),
+		vendorForms: phonesAsText,
 		handle: ({ body }) => {
 			const counters = { added: 0, exists: 0 };
 			for (const raw of body.phones as unknown[]) {
@@ -281,6 +288,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 		path: '/sms/black_list',
 		area: 'sms',
 		body: s.object({ phones }, ['phones']),
+		vendorForms: phonesAsText,
 		handle: ({ body }) => {
 			let removed = 0;
 			for (const raw of body.phones as unknown[])
@@ -380,6 +388,7 @@ export const smsArea: SandboxArea = ({ clock, route: addRoute, control }) => {
 			},
 			['sender', 'phones', 'body'],
 		),
+		vendorForms: phonesAsText,
 		handle: ({ body }) => {
 			const date = scheduled(body.date);
 			state.checkSender(body.sender as string);
