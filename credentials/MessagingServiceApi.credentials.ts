@@ -7,7 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { usesApiKey } from '../nodes/shared/account';
+import { usesApiKey } from '../nodes/shared/values/account';
 import type { RawAnswer } from '../nodes/shared/transport/http';
 import { signInValues } from '../nodes/shared/transport/credentialValues';
 import {

@@ -6,7 +6,7 @@
  */
 
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
-import { dateToServiceTime } from '../../nodes/shared/serviceTime';
+import { dateToServiceTime } from '../../nodes/shared/values/serviceTime';
 import { CredentialStore, sandboxCredentials } from '../../test/harness/credentials';
 import type { Sandbox } from '../../sandbox';
 import { PollHarness } from '../../test/harness/poll-harness';

@@ -7,10 +7,10 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { requestOptionsField } from '../shared/fields';
+import { requestOptionsField } from '../shared/transport/requestOptions';
 import { sendAndWaitTooltip, sendAndWaitWebhooks } from '../shared/sendAndWait/fields';
 import { sendAndWaitWebhook } from '../shared/sendAndWait/webhook';
-import { actionSubtitle } from '../shared/subtitle';
+import { actionSubtitle } from '../shared/items/subtitle';
 import { resources } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch } from './methods';

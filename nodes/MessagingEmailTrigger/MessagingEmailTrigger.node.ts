@@ -17,10 +17,10 @@ import {
 	isWebhookKind,
 	webhookEventOutput,
 } from '../shared/records/emailEvents';
-import { readAccountTimeZone } from '../shared/account';
+import { readAccountTimeZone } from '../shared/values/account';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import { chosenEvents } from '../shared/triggerSettings';
-import { isRecord } from '../shared/objects';
+import { isRecord } from '../shared/values/objects';
 import { readBatch } from './body';
 import { RepeatMemory, eventKey } from './dedupe';
 import { WEBHOOK_PATH, secretMatches, secretOfRequestPath } from './secret';

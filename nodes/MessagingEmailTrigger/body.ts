@@ -9,7 +9,7 @@
  * events emitted (posting it again would not make the other entries events).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { isRecord, recordList } from '../shared/objects';
+import { isRecord, recordList } from '../shared/values/objects';
 
 /**
  * A batch holds 500 events (~250 kB); larger bodies are refused with 413. n8n reads at most 16 MB (its

@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { pollRequestOptionsField } from '../shared/fields';
+import { pollRequestOptionsField } from '../shared/transport/requestOptions';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 import {
 	checkChosenEvents,

@@ -7,7 +7,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { pollRequestOptionsField } from '../shared/fields';
+import { pollRequestOptionsField } from '../shared/transport/requestOptions';
 import {
 	checkChosenEvents,
 	eventsSubtitle,

@@ -6,8 +6,8 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { checkWholeNumber } from './fields';
-import { describeValue } from './objects';
+import { checkWholeNumber } from './values/checks';
+import { describeValue } from './values/objects';
 
 /**
  * Settings of the three triggers. They are read without input items (at activation, per poll or per posted

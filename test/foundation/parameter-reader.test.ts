@@ -1,5 +1,5 @@
 /**
- * The shared parameter reader (nodes/shared/parameters.ts) gives exactly what n8n's getNodeParameter gives, on
+ * The shared parameter reader (nodes/shared/items/parameters.ts) gives exactly what n8n's getNodeParameter gives, on
  * both of n8n's expression engines (the isolate, n8n 2.x's default, and the legacy in-process one), for a table
  * of expression shapes over items with missing fields, numbers, arrays, objects, nested paths and odd keys.
  * It also proves the cheap path is really taken for the shapes it claims (no call into n8n's evaluation).
@@ -14,7 +14,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { resolveParameter } from '../../nodes/shared/parameters';
+import { resolveParameter } from '../../nodes/shared/items/parameters';
 import { CredentialStore } from '../harness/credentials';
 import {
 	disposeExpressionEngine,

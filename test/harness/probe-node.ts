@@ -6,8 +6,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { clientForExecution } from '../../nodes/shared/clientFactory';
-import { runPerItem } from '../../nodes/shared/items';
+import { clientForExecution } from '../../nodes/shared/items/clientFactory';
+import { runPerItem } from '../../nodes/shared/items/engine';
 
 /**
  * A test-only node that sends one request per item through the package's real transport, with the method,

@@ -1,4 +1,4 @@
-import { normalizePhone, parsePhones, phoneToString } from '../../nodes/shared/phones';
+import { normalizePhone, parsePhones, phoneToString } from '../../nodes/shared/values/phones';
 
 describe('phone normalisation', () => {
 	test.each([

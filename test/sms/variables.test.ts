@@ -1,5 +1,5 @@
 import { checkVariable, isServiceDay } from '../../nodes/MessagingSms/helpers/variables';
-import { VariableError, variableEntries } from '../../nodes/shared/variables';
+import { VariableError, variableEntries } from '../../nodes/shared/items/variables';
 
 describe('variable rules', () => {
 	test('date: YYYY-MM-DD with no time, a real day', () => {

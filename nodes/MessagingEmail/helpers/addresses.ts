@@ -1,4 +1,4 @@
-import { describeValue } from '../../shared/objects';
+import { describeValue } from '../../shared/values/objects';
 import { headerProblem } from './headers';
 
 export interface Address {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from '../../shared/items';
-import { readParameter } from '../../shared/parameters';
+import { invalidInput } from '../../shared/values/inputErrors';
+import { readParameter } from '../../shared/items/parameters';
 import { headerProblem } from './headers';
 
 /**

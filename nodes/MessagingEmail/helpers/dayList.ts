@@ -5,11 +5,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { readAccountTimeZone } from '../../shared/account';
-import { readDateParameter } from '../../shared/dates';
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/fields';
-import { runPerItem } from '../../shared/items';
-import { readParameter } from '../../shared/parameters';
+import { readAccountTimeZone } from '../../shared/values/account';
+import { readDateParameter } from '../../shared/values/dates';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/items/fields';
+import { runPerItem } from '../../shared/items/engine';
+import { readParameter } from '../../shared/items/parameters';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /**

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { emptyInput, invalidInput } from '../../shared/items';
+import { emptyInput, invalidInput } from '../../shared/values/inputErrors';
 import { isEmailAddress } from './addresses';
 import { headerProblem } from './headers';
-import { readParameter, readText } from '../../shared/parameters';
+import { readParameter, readText } from '../../shared/items/parameters';
 
 /** A required text parameter, trimmed; names the parameter and item when empty. */
 export function requiredString(

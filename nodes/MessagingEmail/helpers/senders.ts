@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { listOrTypedLocator } from '../../shared/locators';
+import { listOrTypedLocator } from '../../shared/items/locators';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { recordList } from '../../shared/objects';
+import { recordList } from '../../shared/values/objects';
 import { MessagingClient } from '../../shared/transport/client';
 import { approvedSenders } from '../helpers/senders';
 

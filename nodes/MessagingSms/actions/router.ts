@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runOperation, type OperationTable } from '../../shared/router';
+import { runOperation, type OperationTable } from '../../shared/items/router';
 import { resources } from './resources';
 
 /** resource → operation → its file, as each resource's index.ts lists them. */

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { type BulkOutput, readBatching, runBulk } from '../../shared/bulk';
+import { type BulkOutput, readBatching, runBulk } from '../../shared/items/bulk';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /** Phones per request when the user sets nothing. The service documents no limit; 1,000 keeps bodies small. */

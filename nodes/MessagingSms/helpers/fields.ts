@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from '../../shared/items';
-import { listOrTypedLocator } from '../../shared/locators';
-import { batchingField as sharedBatchingField } from '../../shared/bulk';
+import { invalidInput } from '../../shared/values/inputErrors';
+import { listOrTypedLocator } from '../../shared/items/locators';
+import { batchingField as sharedBatchingField } from '../../shared/items/bulk';
 import { DEFAULT_BATCH_SIZE } from './bulk';
-import { readParameter } from '../../shared/parameters';
-import { quoteValue } from '../../shared/objects';
+import { readParameter } from '../../shared/items/parameters';
+import { quoteValue } from '../../shared/values/objects';
 
 /** Field builders shared by the SMS operations (each operation adds its own displayOptions). */
 

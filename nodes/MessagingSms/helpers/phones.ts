@@ -1,8 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { emptyInput, invalidInput } from '../../shared/items';
-import { readParameter, type ReadOptions } from '../../shared/parameters';
-import { isDecimalNumber, isPlainPhone, isTwoValuesInOne, parsePhones } from '../../shared/phones';
+import { emptyInput, invalidInput } from '../../shared/values/inputErrors';
+import { readParameter, type ReadOptions } from '../../shared/items/parameters';
+import {
+	isDecimalNumber,
+	isPlainPhone,
+	isTwoValuesInOne,
+	parsePhones,
+} from '../../shared/values/phones';
 
 /** The one reader of phone input (Phones, Phone, Get Cost's Phones): every entry checked, one wording. */
 

@@ -6,9 +6,9 @@ import {
 	variablesFields as sharedVariablesFields,
 	type VariableEntry,
 	type VariablesInput,
-} from '../../shared/variables';
-import { quoteValue } from '../../shared/objects';
-import { calendarDayProblem } from '../../shared/serviceTime';
+} from '../../shared/items/variables';
+import { quoteValue } from '../../shared/values/objects';
+import { calendarDayProblem } from '../../shared/values/serviceTime';
 
 /** SMS contact variables: the shared variables fields, typed, with the reference's rules for their values. */
 

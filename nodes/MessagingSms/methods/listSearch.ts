@@ -1,9 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { MessagingClient } from '../../shared/transport/client';
-import { recordList } from '../../shared/objects';
+import { recordList } from '../../shared/values/objects';
 import { campaignListItem, dataList, senderId } from '../../shared/records/sms';
-import { readAccountTimeZone } from '../../shared/account';
+import { readAccountTimeZone } from '../../shared/values/account';
 
 /**
  * Campaigns for the Campaign locator's list, newest first. The service lists campaigns by creation date only (no

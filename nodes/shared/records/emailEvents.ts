@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { dateToServiceTime, serviceTimeToDate } from '../serviceTime';
-import { isRecord, recordList } from '../objects';
+import { dateToServiceTime, serviceTimeToDate } from '../values/serviceTime';
+import { isRecord, recordList } from '../values/objects';
 import { numberOrNull, serviceNumber, textOrNull, totalIn } from './values';
 
 /** 5xx (or a 5.x.x subcode) is a permanent failure, 4xx a temporary one. */

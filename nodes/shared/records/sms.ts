@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord, recordList } from '../objects';
-import { phoneToString } from '../phones';
-import { serviceTimeToDate } from '../serviceTime';
+import { isRecord, recordList } from '../values/objects';
+import { phoneToString } from '../values/phones';
+import { serviceTimeToDate } from '../values/serviceTime';
 import { numberOrNull, serviceNumber, textOrNull, withIsoTwins } from './values';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { recordList } from '../objects';
+import { recordList } from '../values/objects';
 
 /**
  * The one reader of GET /smtp/unsubscribe's answer, for Unsubscribe → Get Many and the polling trigger: a bare

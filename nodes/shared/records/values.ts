@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord } from '../objects';
-import { serviceTimeToDate } from '../serviceTime';
+import { isRecord } from '../values/objects';
+import { serviceTimeToDate } from '../values/serviceTime';
 
 /**
  * One reading of the service's loosely typed values for every output record: the same field arrives as a number in

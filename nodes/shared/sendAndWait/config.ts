@@ -5,8 +5,8 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { invalidInput } from '../items';
-import { readParameter } from '../parameters';
+import { invalidInput } from '../values/inputErrors';
+import { readParameter } from '../items/parameters';
 import { formFieldsOf, type FormField } from './form';
 import type { MessageLink } from './html';
 

@@ -17,13 +17,11 @@ import {
 	toNodeApiError,
 	type FailedAttempt,
 } from './errors';
-import { usesApiKey } from '../account';
+import { CREDENTIAL_TYPE, usesApiKey } from '../values/account';
 import { baseUrlOf, baseUrlProblem, signInValues } from './credentialValues';
 import { contentTypeOf } from './http';
 import { RequestPacer, type PacedStart } from './pacer';
 import { tokensKnown } from './token';
-
-export const CREDENTIAL_TYPE = 'messagingServiceApi';
 
 export type ClientContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

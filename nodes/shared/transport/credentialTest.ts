@@ -5,8 +5,8 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { usesApiKey } from '../account';
-import { accountTimeZone } from '../serviceTime';
+import { usesApiKey } from '../values/account';
+import { accountTimeZone } from '../values/serviceTime';
 import { answerPreview, maskSecrets, readServiceError } from './errors';
 import { baseUrlOf, baseUrlProblem, signInValues } from './credentialValues';
 import { contentTypeOf, type RawAnswer } from './http';

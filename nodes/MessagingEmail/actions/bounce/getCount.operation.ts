@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import { totalIn } from '../../../shared/records/values';
 import type { MessagingClient } from '../../../shared/transport/client';
 

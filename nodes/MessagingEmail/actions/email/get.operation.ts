@@ -6,11 +6,11 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { requiredString } from '../../helpers/fields';
 import { normaliseEmailRecord } from '../../../shared/records/email';
-import { readAccountTimeZone } from '../../../shared/account';
+import { readAccountTimeZone } from '../../../shared/values/account';
 
 const properties: INodeProperties[] = [
 	{

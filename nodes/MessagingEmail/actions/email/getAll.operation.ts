@@ -6,13 +6,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readAccountTimeZone } from '../../../shared/account';
-import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/dates';
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
-import { runPerItem } from '../../../shared/items';
+import { readAccountTimeZone } from '../../../shared/values/account';
+import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/values/dates';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/items/fields';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { normaliseEmailRecord } from '../../../shared/records/email';
-import { readParameter } from '../../../shared/parameters';
+import { readParameter } from '../../../shared/items/parameters';
 
 const displayOptions = { show: { resource: ['email'], operation: ['getAll'] } };
 

@@ -6,13 +6,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { emptyInput, invalidInput } from '../../../shared/items';
+import { emptyInput, invalidInput } from '../../../shared/values/inputErrors';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { runBulk } from '../../../shared/bulk';
+import { runBulk } from '../../../shared/items/bulk';
 import { normaliseEmailRecord } from '../../../shared/records/email';
-import { readParameter } from '../../../shared/parameters';
-import { describeValue } from '../../../shared/objects';
-import { readAccountTimeZone } from '../../../shared/account';
+import { readParameter } from '../../../shared/items/parameters';
+import { describeValue } from '../../../shared/values/objects';
+import { readAccountTimeZone } from '../../../shared/values/account';
 
 /** The service's limit for POST /smtp/emails/info. */
 const EMAIL_INFO_MAX_IDS = 500;

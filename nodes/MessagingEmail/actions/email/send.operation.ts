@@ -6,8 +6,9 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { emptyInput, invalidInput, runPerItem } from '../../../shared/items';
-import { listOrTypedLocator } from '../../../shared/locators';
+import { emptyInput, invalidInput } from '../../../shared/values/inputErrors';
+import { runPerItem } from '../../../shared/items/engine';
+import { listOrTypedLocator } from '../../../shared/items/locators';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { parseAddresses, type Address } from '../../helpers/addresses';
 import { headerText, requiredEmail, requiredString } from '../../helpers/fields';
@@ -20,14 +21,14 @@ import {
 	readAttachments,
 	type PlannedBinary,
 } from '../../helpers/attachments';
-import { readParameter, readText } from '../../../shared/parameters';
-import { quoteValue } from '../../../shared/objects';
+import { readParameter, readText } from '../../../shared/items/parameters';
+import { quoteValue } from '../../../shared/values/objects';
 import {
 	readVariables,
 	VariableError,
 	variablesFields,
 	type VariableEntry,
-} from '../../../shared/variables';
+} from '../../../shared/items/variables';
 
 const recipientPairs = (
 	name: string,

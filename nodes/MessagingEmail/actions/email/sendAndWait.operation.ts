@@ -6,8 +6,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput } from '../../../shared/items';
-import { readParameter, readText } from '../../../shared/parameters';
+import { invalidInput } from '../../../shared/values/inputErrors';
+import { readParameter, readText } from '../../../shared/items/parameters';
 import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { emailHtml, emailText } from '../../../shared/sendAndWait/html';

@@ -6,12 +6,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { withServiceHint } from '../../../shared/transport/errors';
 import { requiredEmail } from '../../helpers/fields';
 import { senderAddressLocator } from '../../helpers/senders';
-import { readParameter } from '../../../shared/parameters';
+import { readParameter } from '../../../shared/items/parameters';
 
 /** The service's documented limit for POST /smtp/resubscribe. */
 const RESUBSCRIBE_LIMIT_PER_DAY = 5;

@@ -5,7 +5,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput, runPerItem } from '../../../shared/items';
+import { invalidInput } from '../../../shared/values/inputErrors';
+import { runPerItem } from '../../../shared/items/engine';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { requiredString } from '../../helpers/fields';
 

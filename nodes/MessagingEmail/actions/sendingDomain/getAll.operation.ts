@@ -5,10 +5,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { normaliseDomain } from '../../../shared/records/email';
-import { readAccountTimeZone } from '../../../shared/account';
+import { readAccountTimeZone } from '../../../shared/values/account';
 
 export const description: INodeProperties[] = [];
 

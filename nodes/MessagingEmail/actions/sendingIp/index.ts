@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../../shared/router';
+import type { Operation } from '../../../shared/items/router';
 
 import * as getAll from './getAll.operation';
 

@@ -7,9 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readBatching, runBulk } from '../../../shared/bulk';
+import { readBatching, runBulk } from '../../../shared/items/bulk';
 import { batchingField, emailsField, readEmails, UNSUBSCRIBE_BATCH_SIZE } from './shared';
-import { readText } from '../../../shared/parameters';
+import { readText } from '../../../shared/items/parameters';
 
 const properties: INodeProperties[] = [
 	emailsField,

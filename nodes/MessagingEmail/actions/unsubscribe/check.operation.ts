@@ -5,8 +5,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
-import { isRecord } from '../../../shared/objects';
+import { runPerItem } from '../../../shared/items/engine';
+import { isRecord } from '../../../shared/values/objects';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { requiredEmail } from '../../helpers/fields';
 

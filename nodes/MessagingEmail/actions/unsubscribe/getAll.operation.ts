@@ -5,7 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readAccountTimeZone } from '../../../shared/account';
+import { readAccountTimeZone } from '../../../shared/values/account';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { unsubscribeOutput } from '../../../shared/records/emailEvents';
 import { unsubscribeList } from '../../../shared/records/unsubscribes';

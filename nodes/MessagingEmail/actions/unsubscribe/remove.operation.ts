@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import type { MessagingClient } from '../../../shared/transport/client';
-import { readBatching, runBulk } from '../../../shared/bulk';
+import { readBatching, runBulk } from '../../../shared/items/bulk';
 import { batchingField, emailsField, readEmails, UNSUBSCRIBE_BATCH_SIZE } from './shared';
 
 const properties: INodeProperties[] = [emailsField, batchingField];

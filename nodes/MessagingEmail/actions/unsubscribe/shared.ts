@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { batchingField as sharedBatchingField } from '../../../shared/bulk';
-import { emptyInput, invalidInput } from '../../../shared/items';
+import { batchingField as sharedBatchingField } from '../../../shared/items/bulk';
+import { emptyInput, invalidInput } from '../../../shared/values/inputErrors';
 import { parseAddresses } from '../../helpers/addresses';
-import { readParameter } from '../../../shared/parameters';
+import { readParameter } from '../../../shared/items/parameters';
 
 /**
  * Addresses per POST/DELETE /smtp/unsubscribe request. The service does not document a limit; 500 matches its

@@ -5,12 +5,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput } from '../../../shared/items';
+import { invalidInput } from '../../../shared/values/inputErrors';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { runPhoneBulk } from '../../helpers/bulk';
 import { readPhones } from '../../helpers/phones';
 import { batchingField, phonesField } from '../../helpers/fields';
-import { readText } from '../../../shared/parameters';
+import { readText } from '../../../shared/items/parameters';
 
 const properties: INodeProperties[] = [
 	phonesField('Phone numbers to blacklist'),

@@ -11,7 +11,7 @@ import { MAX_PHONES_PER_QUERY, runPhoneBulk } from '../../helpers/bulk';
 import { readPhones } from '../../helpers/phones';
 import { batchingField, phonesField } from '../../helpers/fields';
 import { blacklistEntry, dataList } from '../../../shared/records/sms';
-import { readAccountTimeZone } from '../../../shared/account';
+import { readAccountTimeZone } from '../../../shared/values/account';
 
 const properties: INodeProperties[] = [
 	phonesField('Phone numbers to look up in the blacklist'),

@@ -5,11 +5,11 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
-import { runPerItem } from '../../../shared/items';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/items/fields';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { blacklistEntry, dataList } from '../../../shared/records/sms';
-import { readAccountTimeZone } from '../../../shared/account';
+import { readAccountTimeZone } from '../../../shared/values/account';
 
 const displayOptions = { show: { resource: ['blacklist'], operation: ['getAll'] } };
 

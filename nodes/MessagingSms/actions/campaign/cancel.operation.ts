@@ -5,7 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { withServiceHint } from '../../../shared/transport/errors';
 import { readId } from '../../helpers/fields';

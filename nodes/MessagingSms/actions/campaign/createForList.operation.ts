@@ -6,8 +6,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readAccountTimeZone } from '../../../shared/account';
-import { runPerItem } from '../../../shared/items';
+import { readAccountTimeZone } from '../../../shared/values/account';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, readId } from '../../helpers/fields';
 import {

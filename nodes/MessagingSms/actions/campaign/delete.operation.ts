@@ -5,7 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { readId } from '../../helpers/fields';
 import { campaignIdField } from './shared';

@@ -4,12 +4,12 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { readId } from '../../helpers/fields';
 import { campaignDetail, campaignDetailIn } from '../../../shared/records/sms';
 import { campaignIdField } from './shared';
-import { readAccountTimeZone } from '../../../shared/account';
+import { readAccountTimeZone } from '../../../shared/values/account';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['campaign'], operation: ['get'] } },

@@ -6,13 +6,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readAccountTimeZone } from '../../../shared/account';
-import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/dates';
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
-import { runPerItem } from '../../../shared/items';
+import { readAccountTimeZone } from '../../../shared/values/account';
+import { dateRangeOptions, readDateRange, type DateBound } from '../../../shared/values/dates';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/items/fields';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { campaignListItem, dataList } from '../../../shared/records/sms';
-import { readParameter } from '../../../shared/parameters';
+import { readParameter } from '../../../shared/items/parameters';
 
 const CREATED_AFTER: DateBound = {
 	name: 'dateFrom',

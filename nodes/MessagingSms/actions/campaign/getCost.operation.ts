@@ -6,14 +6,15 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { chunk, invalidInput, runPerItem } from '../../../shared/items';
+import { chunk, runPerItem } from '../../../shared/items/engine';
+import { invalidInput } from '../../../shared/values/inputErrors';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { MAX_PHONES_PER_QUERY } from '../../helpers/bulk';
 import { optionalAddressBookIdField, readId } from '../../helpers/fields';
 import { readOptionalPhones } from '../../helpers/phones';
 import { bodyField, readBody, readRoute, readSender, routeField, senderField } from './shared';
-import { isRecord } from '../../../shared/objects';
-import { readParameter } from '../../../shared/parameters';
+import { isRecord } from '../../../shared/values/objects';
+import { readParameter } from '../../../shared/items/parameters';
 import { serviceNumber } from '../../../shared/records/values';
 
 const properties: INodeProperties[] = [

@@ -5,8 +5,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput } from '../../../shared/items';
-import { readText } from '../../../shared/parameters';
+import { invalidInput } from '../../../shared/values/inputErrors';
+import { readText } from '../../../shared/items/parameters';
 import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { smsLength, smsText } from '../../../shared/sendAndWait/smsLength';

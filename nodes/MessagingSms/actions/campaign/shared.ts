@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { futureSendTime, readDateParameter } from '../../../shared/dates';
-import { emptyInput, invalidInput } from '../../../shared/items';
-import { listOrTypedLocator } from '../../../shared/locators';
-import { readParameter, readText } from '../../../shared/parameters';
+import { futureSendTime, readDateParameter } from '../../../shared/values/dates';
+import { emptyInput, invalidInput } from '../../../shared/values/inputErrors';
+import { listOrTypedLocator } from '../../../shared/items/locators';
+import { readParameter, readText } from '../../../shared/items/parameters';
 
 /** Fields and readers of the campaign operations (sender, text, route, campaign options), next to them. */
 

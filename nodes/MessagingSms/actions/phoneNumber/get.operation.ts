@@ -5,13 +5,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
-import { isRecord } from '../../../shared/objects';
+import { runPerItem } from '../../../shared/items/engine';
+import { isRecord } from '../../../shared/values/objects';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, phoneField, readId } from '../../helpers/fields';
 import { readPhone } from '../../helpers/phones';
 import { withIsoTwins } from '../../../shared/records/values';
-import { readAccountTimeZone } from '../../../shared/account';
+import { readAccountTimeZone } from '../../../shared/values/account';
 
 const properties: INodeProperties[] = [addressBookIdField, phoneField()];
 

@@ -5,7 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { runPerItem } from '../../../shared/items/engine';
 import { apiPath, type MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, phoneField, readId } from '../../helpers/fields';
 import { readPhone } from '../../helpers/phones';

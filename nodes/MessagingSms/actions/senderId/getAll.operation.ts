@@ -4,8 +4,8 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/fields';
-import { runPerItem } from '../../../shared/items';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../../shared/items/fields';
+import { runPerItem } from '../../../shared/items/engine';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { dataList, senderId } from '../../../shared/records/sms';
 

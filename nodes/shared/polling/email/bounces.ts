@@ -1,5 +1,5 @@
 import type { MessagingClient } from '../../transport/client';
-import { HOUR_MS, isServiceTime, shiftServiceTime } from '../../serviceTime';
+import { HOUR_MS, isServiceTime, shiftServiceTime } from '../../values/serviceTime';
 import { fetchBouncePage, fetchBounceTotal, listBounce, PAGE_SIZE } from './events';
 import {
 	FULL_READ_EVERY_MS,

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { clientForPoll } from '../../clientFactory';
-import { DAY_MS, dateToServiceTime, HOUR_MS } from '../../serviceTime';
+import { clientForPoll } from '../pollClient';
+import { DAY_MS, dateToServiceTime, HOUR_MS } from '../../values/serviceTime';
 import { readHandover, type Handover } from '../handover';
 import { pollDeadline, pollWarner } from '../pollRun';
 import { finishBounces, scanBounces, secondOf, type BounceScan } from './bounces';

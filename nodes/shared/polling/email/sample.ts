@@ -5,8 +5,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { clientForPoll } from '../../clientFactory';
-import { DAY_MS, dateToServiceTime } from '../../serviceTime';
+import { clientForPoll } from '../pollClient';
+import { DAY_MS, dateToServiceTime } from '../../values/serviceTime';
 import type { MessagingClient } from '../../transport/client';
 import { SAMPLE_SIZE } from '../pollRun';
 import {

@@ -1,5 +1,5 @@
 import type { ListedEvent } from './events';
-import { HOUR_MS } from '../../serviceTime';
+import { HOUR_MS } from '../../values/serviceTime';
 
 /** What the bounce and unsubscribe scans share: how a stream treats records, what a scan returns, its limits. */
 

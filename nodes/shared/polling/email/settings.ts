@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { readAccountTimeZone } from '../../account';
+import { readAccountTimeZone } from '../../values/account';
 import {
 	chosenEvents,
 	DEFAULT_MAX_EVENTS_PER_POLL,

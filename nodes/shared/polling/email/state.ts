@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { isServiceTime } from '../../serviceTime';
-import { isRecord, kindOf } from '../../objects';
+import { isServiceTime } from '../../values/serviceTime';
+import { isRecord, kindOf } from '../../values/objects';
 
 /**
  * What the trigger keeps in the node's static data between polls. Kept small on purpose: events are remembered

@@ -1,5 +1,5 @@
 import type { MessagingClient } from '../../transport/client';
-import { DAY_MS, dateToServiceTime, daysBetween, HOUR_MS } from '../../serviceTime';
+import { DAY_MS, dateToServiceTime, daysBetween, HOUR_MS } from '../../values/serviceTime';
 import { fetchUnsubscribePage, listUnsubscribe, PAGE_SIZE } from './events';
 import {
 	FULL_READ_EVERY_MS,

@@ -5,17 +5,17 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { readAccountTimeZone } from '../../account';
-import { clientForPoll } from '../../clientFactory';
-import { numberFromText } from '../../fields';
-import { describeValue } from '../../objects';
+import { readAccountTimeZone } from '../../values/account';
+import { clientForPoll } from '../pollClient';
+import { numberFromText } from '../../values/checks';
+import { describeValue } from '../../values/objects';
 import {
 	DAY_MS,
 	HOUR_MS,
 	dateToServiceTime,
 	isServiceTime,
 	shiftServiceTime,
-} from '../../serviceTime';
+} from '../../values/serviceTime';
 import { chosenEvents, readMaxEventsPerPoll } from '../../triggerSettings';
 import { isSmsEvent, smsOutput, type SmsEventType } from '../../records/sms';
 import { readHandover, type Handover } from '../handover';

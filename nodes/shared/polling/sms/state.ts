@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
-import { isRecord } from '../../objects';
+import { isRecord } from '../../values/objects';
 
 /**
  * What the trigger keeps between polls for SMS delivery events, under its own key of the node's static data.

@@ -11,7 +11,7 @@ import {
 import { accountTimeZone } from './serviceTime';
 
 /** The credential's type name (credentials/MessagingServiceApi.credentials.ts). */
-const CREDENTIAL_TYPE = 'messagingServiceApi';
+export const CREDENTIAL_TYPE = 'messagingServiceApi';
 
 /**
  * Whether the credential signs in with its API key. n8n fills a property the saved data lacks with its default,

@@ -7,7 +7,7 @@ import {
 
 import { clientForExecution } from './clientFactory';
 import { declareParameters, readParameter } from './parameters';
-import type { MessagingClient } from './transport/client';
+import type { MessagingClient } from '../transport/client';
 
 /** What every `<operation>.operation.ts` exports besides its description. */
 export type Operation = {

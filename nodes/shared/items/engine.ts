@@ -7,32 +7,8 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import type { MessagingClient } from './transport/client';
-import { mapConcurrently } from './transport/pacer';
-
-/** Bad input for one item: names the parameter and the item, and is raised before anything is sent. */
-export function invalidInput(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	problem: string,
-	hint?: string,
-) {
-	return new NodeOperationError(context.getNode(), `${parameter}: ${problem} [item ${itemIndex}]`, {
-		itemIndex,
-		description: hint,
-	});
-}
-
-/** A required parameter given nothing (empty text, only spaces, an empty list): the one wording everywhere. */
-export function emptyInput(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	hint?: string,
-) {
-	return invalidInput(context, itemIndex, parameter, 'is empty', hint);
-}
+import type { MessagingClient } from '../transport/client';
+import { mapConcurrently } from '../transport/pacer';
 
 /** n8n drops the item index when a NodeApiError is wrapped again; set it on the error itself. */
 export function withItemIndex(error: unknown, itemIndex: number): Error {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from './items';
+import { invalidInput } from './inputErrors';
 import { quoteValue } from './objects';
 import { calendarDayProblem, dateToServiceTime, serviceTimeToDate } from './serviceTime';
 

@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput } from './items';
+import { invalidInput } from '../values/inputErrors';
 import { readParameter } from './parameters';
-import { isRecord, quoteValue } from './objects';
+import { isRecord, quoteValue } from '../values/objects';
 
 /**
  * Variables: one design for every operation that sends named values (SMS contact variables, email template

@@ -5,10 +5,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { checkWholeNumber } from './fields';
-import { errorJson, forEveryItem, inInputOrder, invalidInput, pairedTo, sendAll } from './items';
+import { checkWholeNumber } from '../values/checks';
+import { errorJson, forEveryItem, inInputOrder, pairedTo, sendAll } from './engine';
+import { invalidInput } from '../values/inputErrors';
 import { readParameter } from './parameters';
-import type { MessagingClient } from './transport/client';
+import type { MessagingClient } from '../transport/client';
 
 /**
  * The one bulk engine: the values of all input items (phones, addresses, email IDs) are combined per group key

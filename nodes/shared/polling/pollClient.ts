@@ -1,19 +1,8 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { checkRequestsPerSecond, readRequestOptions } from './fields';
-import { MessagingClient } from './transport/client';
-import { RequestPacer } from './transport/pacer';
-
-/** A client for one node execution, paced by the node's "Request Options" (see requestOptionsField). */
-export function clientForExecution(context: IExecuteFunctions): MessagingClient {
-	const { requestsPerSecond, concurrency } = readRequestOptions(context);
-	return new MessagingClient(context, new RequestPacer(requestsPerSecond, concurrency));
-}
+import { checkRequestsPerSecond } from '../values/checks';
+import { MessagingClient } from '../transport/client';
+import { DEFAULT_REQUESTS_PER_SECOND, RequestPacer } from '../transport/pacer';
 
 /**
  * A client for one poll of a polling trigger: its requests go one at a time (each page decides the next), so only
@@ -25,6 +14,7 @@ export function clientForPoll(context: IPollFunctions, paceCap?: number): Messag
 	const requestOptions = context.getNodeParameter('requestOptions', {}) as IDataObject;
 	const perSecond = checkRequestsPerSecond(
 		requestOptions.requestsPerSecond,
+		DEFAULT_REQUESTS_PER_SECOND,
 		(problem) => new NodeOperationError(context.getNode(), `Max Requests per Second: ${problem}`),
 	);
 	const pace = paceCap !== undefined && perSecond > 0 ? Math.min(perSecond, paceCap) : perSecond;

@@ -7,8 +7,8 @@ import type {
 	INodePropertyCollection,
 } from 'n8n-workflow';
 
-import { invalidInput } from './items';
-import { describeValue } from './objects';
+import { invalidInput } from '../values/inputErrors';
+import { describeValue } from '../values/objects';
 
 /**
  * THE parameter reader of both action nodes. Same values as `getNodeParameter`, at a fraction of the cost:
