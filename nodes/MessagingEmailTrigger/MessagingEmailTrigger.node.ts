@@ -14,6 +14,7 @@ import {
 
 import {
 	canonicalWebhookKind,
+	isClickWithoutLink,
 	isWebhookKind,
 	webhookEventOutput,
 } from '../shared/records/emailEvents';
@@ -256,12 +257,16 @@ export class MessagingEmailTrigger implements INodeType {
 			// answers (docs/webhook-trigger.md); the run saves the keys instead (execute below).
 			memory.save();
 		}
+		// A click naming its link in a field the node does not read is emitted with linkUrl null: the answer says
+		// so (only then, keeping the usual answer as it is), for whoever tests the set-up with their own events.
+		const clicksWithoutLink = fresh.filter(isClickWithoutLink).length;
 		const summary = {
 			received: batch.events.length + batch.notEvents,
 			emitted: fresh.length,
 			kindNotChosen: batch.events.length - wanted.length,
 			repeats: wanted.length - fresh.length,
 			notEvents: batch.notEvents,
+			...(clicksWithoutLink ? { clicksWithoutLink } : {}),
 		};
 		if (fresh.length === 0) return { webhookResponse: summary };
 
