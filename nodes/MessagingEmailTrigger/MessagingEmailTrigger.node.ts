@@ -113,7 +113,7 @@ export class MessagingEmailTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).length + " email event kinds"}}',
 		description:
-			'SendPulse transactional email: send, and manage bounces, unsubscribes, senders and domains; starts on the email events SendPulse posts (webhook)',
+			'Starts on the email events SendPulse posts (webhook): opens, clicks, spam complaints, bounces and more, as they happen. Needs its URL pasted in SendPulse; without that, Messaging Email & SMS Trigger polls bounces and unsubscribes',
 		defaults: { name: 'Messaging Email Trigger' },
 		// Optional: only its Account Time Zone is read, for Event Time (UTC without a credential).
 		credentials: [
