@@ -77,7 +77,7 @@ export function emailHtml(subject: string, message: string, links: MessageLink[]
 		'<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px">',
 		`<p style="margin:0 0 20px;font-size:16px;line-height:1.5">${textToHtml(message)}</p>`,
 		`<div>${buttons}</div>`,
-		'<p style="margin:12px 0 0;font-size:13px;color:#52525b">Each button opens a page where you confirm your answer.</p>',
+		`<p style="margin:12px 0 0;font-size:13px;color:#52525b">${links.length === 1 ? 'The button opens' : 'Each button opens'} a page where you confirm your answer.</p>`,
 		'</div></body></html>',
 	].join('');
 }
@@ -85,5 +85,6 @@ export function emailHtml(subject: string, message: string, links: MessageLink[]
 /** The email's text part: the message, then each link on its own line. */
 export function emailText(message: string, links: MessageLink[]): string {
 	const lines = links.map((link) => `${link.label}: ${link.url}`);
-	return `${message.replace(/\\n/g, '\n')}\n\n${lines.join('\n')}\n\nEach link opens a page where you confirm your answer.`;
+	const opens = links.length === 1 ? 'The link opens' : 'Each link opens';
+	return `${message.replace(/\\n/g, '\n')}\n\n${lines.join('\n')}\n\n${opens} a page where you confirm your answer.`;
 }
