@@ -65,3 +65,14 @@ test.each(nodes.map((node) => [node.description.displayName, node] as const))(
 		expect(wrong).toEqual([]);
 	},
 );
+
+test('the SMS Send and Wait notice is short enough to read in the panel: the budget first, at most 400 characters', () => {
+	const notice = new MessagingSms().description.properties.find(
+		(property) => property.name === 'smsLengthNotice',
+	)!;
+	expect(notice.type).toBe('notice');
+	expect(notice.displayName.length).toBeLessThanOrEqual(400);
+	expect(notice.displayName).toMatch(
+		/^The SMS is your message plus one link .* usually takes 2 parts: keep the message to about 145 characters\./,
+	);
+});
