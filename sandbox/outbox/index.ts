@@ -341,14 +341,19 @@ function linkList(links: LabelledLink[]): string {
 	return `<ul class="links">${items}</ul>`;
 }
 
-/** Sends a form's request, then (for email events) the webhook flush, and reloads with what happened. */
+/**
+ * Sends a form's request, then (for email events) the webhook flush, and reloads with what happened: the HTTP
+ * status each handler answered, or why nothing was posted.
+ */
 const PAGE_SCRIPT = `
 const note = sessionStorage.getItem('outbox-note');
 if (note) { document.getElementById('note').textContent = note; sessionStorage.removeItem('outbox-note'); }
+const webhooks = async () => await (await fetch('${CONTROL_PREFIX}/email/webhooks')).json();
 document.addEventListener('submit', async (event) => {
 	const form = event.target;
 	event.preventDefault();
 	form.querySelector('button').disabled = true;
+	const before = form.dataset.flush ? (await webhooks()).deliveries.length : 0;
 	const response = await fetch(form.getAttribute('action'), {
 		method: form.dataset.method,
 		headers: { 'Content-Type': 'application/json' },
@@ -356,10 +361,14 @@ document.addEventListener('submit', async (event) => {
 	});
 	let text = response.ok ? form.dataset.done : 'Failed: ' + (await response.text());
 	if (response.ok && form.dataset.flush) {
-		const flushed = await fetch('${CONTROL_PREFIX}/email/webhooks/flush', { method: 'POST' });
-		const { deliveries } = await fetch('${CONTROL_PREFIX}/email/webhooks').then((answer) => answer.json());
-		text += deliveries.length ? '; posted to the webhook handler: ' + deliveries.at(-1).status : '; no webhook handler is registered';
-		if (!flushed.ok) text += ' (posting failed)';
+		await fetch('${CONTROL_PREFIX}/email/webhooks/flush', { method: 'POST' });
+		const { handlers, deliveries } = await webhooks();
+		const posted = deliveries.slice(before);
+		const failed = posted.some((delivery) => !delivery.delivered);
+		text += handlers.length === 0 ? '; no webhook handler is registered'
+			: posted.length === 0 ? '; nothing posted (no handler ticks this kind)'
+			: '; posted to the webhook handler: ' + posted.map((delivery) => delivery.status || 'no answer').join(', ')
+				+ (failed ? ' (posted again every 30 s until answered 2xx: is the workflow published?)' : '');
 	}
 	sessionStorage.setItem('outbox-note', text);
 	location.reload();
