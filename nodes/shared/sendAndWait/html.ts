@@ -28,6 +28,7 @@ const PAGE_STYLE = [
 	'button.secondary{background:#fff;color:#4f46e5}',
 	'.error{color:#b91c1c;font-weight:600}',
 	'.note{color:#52525b;font-size:.875rem;margin-top:1rem}',
+	'dt{font-weight:600}dd{margin:0 0 .75rem;overflow-wrap:anywhere}',
 ].join('');
 
 /**
@@ -44,9 +45,15 @@ export function page(title: string, body: string): string {
 	].join('');
 }
 
-/** The page after an accepted answer. */
-export function answeredPage(): string {
-	return page('Thank you', '<p>Your answer was recorded. You can close this page.</p>');
+/** The page after an accepted answer: what was recorded, label and value, so the person sees what they sent. */
+export function answeredPage(recorded: Array<[label: string, value: string]>): string {
+	const rows = recorded
+		.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${textToHtml(value)}</dd>`)
+		.join('');
+	return page(
+		'Thank you',
+		`<p>Your answer was recorded:</p><dl>${rows}</dl><p>You can close this page.</p>`,
+	);
 }
 
 export interface MessageLink {
