@@ -226,6 +226,19 @@ describe('Email → Send and Wait for Response: bad input is refused, nothing se
 			},
 			'Form Elements: "Reason" offers no option: add Field Options [item 0]',
 		],
+		[
+			'two fields with one output key',
+			{
+				responseType: 'customForm',
+				formFields: {
+					values: [
+						{ fieldLabel: 'Refund amount', fieldKey: 'amount' },
+						{ fieldLabel: 'Amount paid', fieldKey: ' amount ' },
+					],
+				},
+			},
+			'Form Elements: two elements have the output key "amount" [item 0]',
+		],
 	])('%s', async (_case, overrides, message) => {
 		const result = await t.run(parameters(overrides as INodeParameters));
 		expect(result.error?.message).toContain(message);

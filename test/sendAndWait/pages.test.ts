@@ -233,6 +233,27 @@ describe('the answer page', () => {
 		]);
 	});
 
+	test('custom form with Output Keys: the answer uses the keys, the page and its answer show the labels', async () => {
+		const request = await serve({
+			responseType: 'customForm',
+			formFields: {
+				values: [
+					{ fieldLabel: 'Refund amount', fieldType: 'number', fieldKey: 'refundAmount' },
+					{ fieldLabel: 'Note', fieldType: 'text', fieldKey: '  ' },
+				],
+			},
+		});
+		const page = await showsPageOnly(request, '?signature=x');
+		expect(page).toContain('<label for="f0">Refund amount</label>');
+		const answered = await request('POST', '?signature=x', 'field-0=120&field-1=Parcel+damaged');
+		expect(answered.items?.map((item) => item.json)).toEqual([
+			{ data: { refundAmount: 120, Note: 'Parcel damaged', respondedAt } },
+		]);
+		expect(answered.text).toContain(
+			'<dl><dt>Refund amount</dt><dd>120</dd><dt>Note</dt><dd>Parcel damaged</dd></dl>',
+		);
+	});
+
 	test("a message expression that cannot be evaluated on the page (an AI agent's $tool) leaves the message out; the page still answers", async () => {
 		const request = await serve({ message: "={{ $('No Such Node').item.json.tool }}" });
 		const shown = await request('GET', '?approved=true&signature=x');

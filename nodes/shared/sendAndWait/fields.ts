@@ -63,8 +63,17 @@ const formFields: INodeProperties = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. Refund amount',
-					description: 'Label above the field, and its key in the answer',
+					description: 'Label above the field; also its key in the answer unless Output Key is set',
 					required: true,
+				},
+				{
+					displayName: 'Output Key',
+					name: 'fieldKey',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. refundAmount',
+					description:
+						'The key of this field in the answer ($json.data.refundAmount); empty: the Field Name as typed',
 				},
 				{
 					displayName: 'Field Options',

@@ -158,10 +158,10 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		this,
 		200,
 		answeredPage(
-			Object.entries(submission.data).map(([label, value]) => [
-				label,
-				Array.isArray(value) ? value.join(', ') : String(value ?? ''),
-			]),
+			config.fields.map((field) => {
+				const value = submission.data[field.key];
+				return [field.label, Array.isArray(value) ? value.join(', ') : String(value ?? '')];
+			}),
 		),
 	);
 	return {
