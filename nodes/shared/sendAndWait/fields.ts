@@ -67,15 +67,6 @@ const formFields: INodeProperties = {
 					required: true,
 				},
 				{
-					displayName: 'Output Key',
-					name: 'fieldKey',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. refundAmount',
-					description:
-						'The key of this field in the answer ($json.data.refundAmount); empty: the Field Name as typed',
-				},
-				{
 					displayName: 'Field Options',
 					name: 'fieldOptions',
 					type: 'fixedCollection',
@@ -91,6 +82,15 @@ const formFields: INodeProperties = {
 							values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
 						},
 					],
+				},
+				{
+					displayName: 'Output Key',
+					name: 'fieldKey',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. refundAmount',
+					description:
+						'The key of this field in the answer (data.refundAmount); empty: the Field Name as typed',
 				},
 				{
 					displayName: 'Placeholder',
