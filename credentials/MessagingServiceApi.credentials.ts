@@ -136,7 +136,7 @@ export class MessagingServiceApi implements ICredentialType {
 			default: 'UTC',
 			placeholder: 'Europe/Berlin',
 			description:
-				"Your SendPulse account's time zone (Account Settings → Time zone), as an IANA name such as UTC or Europe/Berlin. The service reads and writes times without a zone, in this one: Send At, date filters, event times and the triggers use it.",
+				"Your SendPulse account's time zone (Account Settings → Time zone), as an IANA name such as UTC or Europe/Berlin. The service reads and writes times without a zone, in this one: Send At, date filters, event times and the triggers use it. A name that is no zone fails the Test, naming the zone it most likely meant.",
 		},
 		{
 			displayName: 'Base URL',

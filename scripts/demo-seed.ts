@@ -8,7 +8,7 @@ export const DEMO_SEED = {
 		{ email: 'bob@bounce.test', phone: '380631234567', subject: 'Welcome' },
 	],
 	mailingList: { id: 4242, name: 'Customers' },
-	/** sms-not-delivered-email-fallback.json: Look Up Customer's phones; they end in 0, so never delivered. */
+	/** sms-not-delivered-email-fallback.json: Look Up Customer's phones; they stay Sent until the outbox marks them. */
 	undeliveredPhones: ['380671234570', '380671234580'],
 };
 
@@ -16,17 +16,24 @@ export const DEMO_SEED = {
  * The demo's starting state (the sandbox starts empty), so each example shows its point on the first try:
  * bounces of the addresses the bounce example looks up (a hard and a soft one) and an unsubscribe, the mailing
  * list 4242 holding their phones (the pickers list it), and an SMS campaign to the phones the "SMS not delivered"
- * example looks up: the sandbox never delivers numbers ending in 0, so they turn "Not delivered" about 3 minutes
- * after the start (2 minutes of moderation, 1 of delivery).
+ * example looks up. Those stay "Sent" (after 2 minutes of moderation) until the outbox's Not delivered button
+ * marks them: the SMS trigger's first activation starts from now, so a status reached before the user publishes
+ * the example would never start it.
  */
 export async function seedDemo(sandbox: Sandbox) {
-	const call = async (path: string, body: object, headers: Record<string, string> = {}) => {
+	const call = async (
+		path: string,
+		body: object,
+		headers: Record<string, string> = {},
+		method = 'POST',
+	) => {
 		const response = await fetch(`${sandbox.url}${path}`, {
-			method: 'POST',
+			method,
 			headers: { 'Content-Type': 'application/json', ...headers },
 			body: JSON.stringify(body),
 		});
 		if (!response.ok) throw new Error(`Seeding ${path} failed: ${await response.text()}`);
+		return (await response.json()) as Record<string, unknown>;
 	};
 	const control = async (path: string, body: object) => await call(`/__sandbox${path}`, body);
 	const api = async (path: string, body: object) =>
@@ -52,9 +59,20 @@ export async function seedDemo(sandbox: Sandbox) {
 		addressBookId: DEMO_SEED.mailingList.id,
 		phones: DEMO_SEED.bounces.map((bounce) => bounce.phone),
 	});
-	await api('/sms/send', {
+	const sent = await api('/sms/send', {
 		sender: 'Sandbox',
 		phones: DEMO_SEED.undeliveredPhones,
 		body: 'Your order has shipped and arrives on Friday.',
 	});
+	const waitForTheButton = { sentAfterSeconds: 0, finalAfterSeconds: null };
+	await call(
+		`/__sandbox/sms/campaigns/${String(sent.campaign_id)}/timeline`,
+		{
+			phones: Object.fromEntries(
+				DEMO_SEED.undeliveredPhones.map((phone) => [phone, waitForTheButton]),
+			),
+		},
+		{},
+		'PUT',
+	);
 }

@@ -5,11 +5,10 @@
  * owner account, the credential and every example workflow imported. Ctrl-C stops all of it.
  * `npm start -- --queue`: the same in queue mode (main + 2 workers + webhook processor; scripts/queue/demo.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { N8nInstance, packPackage, ROOT } from './n8n/instance';
-import { withFreshWebhookIds } from './n8n/webhook-ids';
+import { demoExamples, registerEmailEventsHandler } from './demo-examples';
 import { seedDemo } from './demo-seed';
 import { startQueueDemo } from './queue/demo';
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -70,17 +69,12 @@ async function credentialData(): Promise<{
 	};
 }
 
-function examples(): object[] {
-	const folder = join(ROOT, 'examples');
-	return readdirSync(folder)
-		.filter((name) => name.endsWith('.json'))
-		.map((name) =>
-			withFreshWebhookIds(JSON.parse(readFileSync(join(folder, name), 'utf8')) as object),
-		);
-}
-
 async function main() {
 	const { data, sandbox, target } = await credentialData();
+	const workflows = demoExamples(join(ROOT, 'examples'), sandbox?.url);
+	const outbox = sandbox
+		? `${sandbox.url}/__sandbox/outbox.html (emails and SMS sent; buttons to bounce, open, click, mark delivered…)`
+		: undefined;
 	say('Packing the package and provisioning n8n (the first run installs n8n: about 6 minutes)…');
 	if (process.argv.includes('--queue')) {
 		await startQueueDemo({
@@ -88,11 +82,20 @@ async function main() {
 			port: N8N_PORT,
 			owner: OWNER,
 			credential: { id: CREDENTIAL_ID, name: 'Messaging Sandbox', data },
-			workflows: examples(),
+			workflows,
 			say,
 			onStopped: async () => await sandbox?.close(),
+		}).then(async (stack) => {
+			// The webhook processor serves production webhooks in queue mode.
+			if (sandbox && stack.webhook)
+				await registerEmailEventsHandler(
+					sandbox.url,
+					workflows,
+					`http://127.0.0.1:${stack.webhook.port}/webhook`,
+				);
 		});
 		say(`  talks to:  ${target}`);
+		if (outbox) say(`  outbox:    ${outbox}`);
 		say('Press Ctrl-C to stop everything.');
 		return;
 	}
@@ -112,8 +115,14 @@ async function main() {
 	await n8n.importCredentials([
 		{ id: CREDENTIAL_ID, name: 'Messaging Sandbox', type: 'messagingServiceApi', data },
 	]);
-	const workflows = examples();
 	await n8n.importWorkflows(workflows);
+	// The email-events example's trigger is the sandbox's webhook handler, as if pasted in the service's settings.
+	if (sandbox)
+		await registerEmailEventsHandler(
+			sandbox.url,
+			workflows,
+			`http://127.0.0.1:${N8N_PORT}/webhook`,
+		);
 	await n8n.start({
 		port: N8N_PORT,
 		owner: OWNER,
@@ -126,6 +135,7 @@ async function main() {
 		`  loaded:    the Messaging nodes, credential "Messaging Sandbox", ${workflows.length} example workflows`,
 	);
 	say(`  talks to:  ${target}`);
+	if (outbox) say(`  outbox:    ${outbox}`);
 	say('Press Ctrl-C to stop everything.');
 }
 

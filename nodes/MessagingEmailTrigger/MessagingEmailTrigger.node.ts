@@ -14,6 +14,7 @@ import {
 
 import {
 	canonicalWebhookKind,
+	isClickWithoutLink,
 	isWebhookKind,
 	webhookEventOutput,
 } from '../shared/records/emailEvents';
@@ -112,7 +113,7 @@ export class MessagingEmailTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{"On " + [].concat($parameter["events"] || []).length + " email event kinds"}}',
 		description:
-			'SendPulse transactional email: send, and manage bounces, unsubscribes, senders and domains; starts on the email events SendPulse posts (webhook)',
+			'Starts on the email events SendPulse posts (webhook): opens, clicks, spam complaints, bounces and more, as they happen. Needs its URL pasted in SendPulse; without that, Messaging Email & SMS Trigger polls bounces and unsubscribes',
 		defaults: { name: 'Messaging Email Trigger' },
 		// Optional: only its Account Time Zone is read, for Event Time (UTC without a credential).
 		credentials: [
@@ -256,12 +257,16 @@ export class MessagingEmailTrigger implements INodeType {
 			// answers (docs/webhook-trigger.md); the run saves the keys instead (execute below).
 			memory.save();
 		}
+		// A click naming its link in a field the node does not read is emitted with linkUrl null: the answer says
+		// so (only then, keeping the usual answer as it is), for whoever tests the set-up with their own events.
+		const clicksWithoutLink = fresh.filter(isClickWithoutLink).length;
 		const summary = {
 			received: batch.events.length + batch.notEvents,
 			emitted: fresh.length,
 			kindNotChosen: batch.events.length - wanted.length,
 			repeats: wanted.length - fresh.length,
 			notEvents: batch.notEvents,
+			...(clicksWithoutLink ? { clicksWithoutLink } : {}),
 		};
 		if (fresh.length === 0) return { webhookResponse: summary };
 

@@ -1,15 +1,18 @@
 /**
- * Reading the service's POST: a JSON array of event objects (docs/service-notes.md, Webhooks). Tolerated too: an
- * empty array, a single event object, a form-encoded body (one event as fields, or the JSON list in one field).
- * Anything else is not a batch: the node answers 400 and emits nothing.
+ * Reading the service's POST: a JSON array of event objects (docs/service-notes.md, Webhooks). Accepted on
+ * purpose too: a single event object (the service says a payload "may contain one event or an array"), an empty
+ * array, a form-encoded body (one event as fields, or the JSON list in one field). Anything else is not a batch:
+ * the node answers 400 and emits nothing.
  *
- * An entry is an event when it names its kind as text under `event` and is nested at most MAX_EVENT_DEPTH levels
- * (the service's events are flat). Other entries (`{"test":true}`, an object 5,000 levels deep) are counted as
- * `notEvents` and never emitted: a batch holding only such entries is answered 400, a mixed batch 200 with its
- * events emitted (posting it again would not make the other entries events).
+ * An entry is an event when it names its kind as text under `event`, its recipient's address as text (under
+ * `recipient`, `email` or `email_to`), and is nested at most MAX_EVENT_DEPTH levels (the service's events are
+ * flat). Other entries (`{"test":true}`, `{"event":"opened"}` without an address, an object 5,000 levels deep)
+ * are counted as `notEvents` and never emitted: a batch holding only such entries is answered 400, a mixed batch
+ * 200 with its events emitted (posting it again would not make the other entries events).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { isRecord, recordList } from '../shared/values/objects';
+import { recipientOf } from '../shared/records/emailEvents';
 
 /**
  * A batch holds 500 events (~250 kB); larger bodies are refused with 413. n8n reads at most 16 MB (its
@@ -54,6 +57,7 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 const isEvent = (entry: IDataObject): boolean =>
 	typeof entry.event === 'string' &&
 	entry.event.trim() !== '' &&
+	recipientOf(entry) !== undefined &&
 	!nestedDeeperThan(entry, MAX_EVENT_DEPTH);
 
 function withEventsOnly(entries: IDataObject[]): ReadBatch {
@@ -64,7 +68,7 @@ function withEventsOnly(entries: IDataObject[]): ReadBatch {
 			ok: false,
 			status: 400,
 			notEvents,
-			message: `No entry is an email event: each needs its kind as text under "event" and at most ${MAX_EVENT_DEPTH} levels of nesting`,
+			message: `No entry is an email event: each needs its kind as text under "event", the recipient's address under "recipient" or "email", and at most ${MAX_EVENT_DEPTH} levels of nesting`,
 		};
 	return { ok: true, events, notEvents };
 }

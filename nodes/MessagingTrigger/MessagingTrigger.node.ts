@@ -40,7 +40,7 @@ export class MessagingTrigger implements INodeType {
 		version: 1,
 		subtitle: eventsSubtitle(EVENT_OPTIONS),
 		description:
-			'Starts the workflow once for each new SendPulse email bounce or unsubscribe, and once for each SMS delivery status (polling)',
+			'Starts the workflow once for each new SendPulse email bounce or unsubscribe, and once for each SMS delivery status (polling). Nothing to set up in SendPulse; for opens, clicks and bounces as they happen, use Messaging Email Trigger (webhook)',
 		defaults: { name: 'Messaging Email & SMS Trigger' },
 		credentials: [
 			{ name: 'messagingServiceApi', required: true, testedBy: 'messagingServiceApiTest' },

@@ -18,8 +18,8 @@ export interface Reply {
 	status?: number;
 	body: unknown;
 	headers?: Record<string, string>;
-	/** Sent as it is instead of `body` as JSON (an injected fault: HTML, truncated JSON, plain text). */
-	rawBody?: string;
+	/** Sent as it is instead of `body` as JSON (an injected fault, a page, an attachment's bytes). */
+	rawBody?: string | Buffer;
 }
 
 export interface RouteDefinition {

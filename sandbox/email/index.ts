@@ -497,7 +497,7 @@ function registerControlRoutes({ control, clock }: SandboxContext, state: EmailS
 		handle: ({ body }) => {
 			const bounces = body.bounces as Array<Record<string, unknown>>;
 			for (const bounce of bounces) {
-				state.bounces.push({
+				const record = {
 					email_to: String(bounce.email_to),
 					sender: (bounce.sender as string | undefined) ?? 'sender@sandbox.test',
 					subject: (bounce.subject as string | undefined) ?? '',
@@ -505,7 +505,18 @@ function registerControlRoutes({ control, clock }: SandboxContext, state: EmailS
 					smtp_answer_subcode: (bounce.smtp_answer_subcode as string | undefined) ?? '5.1.1',
 					smtp_answer_data: (bounce.smtp_answer_data as string | undefined) ?? 'User unknown',
 					send_date: defaultsDate(bounce.send_date, 'send_date'),
-					seq: state.nextSeq(),
+				};
+				state.bounces.push({ ...record, seq: state.nextSeq() });
+				// The bounce is posted to webhook handlers too, as a send's bounce is (bounce kinds name the address
+				// `email`); a 4xx reply is a soft bounce.
+				state.webhooks.emit({
+					event: record.smtp_answer_code < 500 ? 'soft_bounces' : 'hard_bounces',
+					email: record.email_to,
+					sender: record.sender,
+					subject: record.subject,
+					smtp_server_response_code: record.smtp_answer_code,
+					smtp_server_response_subcode: record.smtp_answer_subcode,
+					smtp_server_response: record.smtp_answer_data,
 				});
 			}
 			return { body: { result: true, added: bounces.length } };

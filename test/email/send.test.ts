@@ -1,5 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import { ADDRESS_FORM_HINT } from '../../nodes/MessagingEmail/helpers/addresses';
 import { sendParameters } from '../harness/send-parameters';
 import { b64, jsonOf, useEmailSandbox } from './setup';
 import { omit } from '../../sandbox/core/records';
@@ -490,6 +491,32 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 		expect(t.calls().filter((call) => call.method === 'POST')).toEqual([]);
 	});
 
+	test.each([
+		[
+			'From empty: which sender to give, and where the approved ones are',
+			{ fromEmail: '={{ "" }}' },
+			'From: is empty [item 0]',
+			'Choose an approved sender address from the list, or type one (Email → Sender Address → Get Many lists them; Sender Address → Add adds one).',
+		],
+		[
+			'From with a name in it: only the address goes there',
+			{ fromEmail: 'Shop <shop@sandbox.test>' },
+			'From: "Shop <shop@sandbox.test>" is not a valid email address [item 0]',
+			'Type only the address, such as sender@example.com; the name people see goes in From Name.',
+		],
+		[
+			'a To that cannot be read: the accepted forms',
+			{ to: 'Ann ann@example.com' },
+			'To: "Ann ann@example.com" is not a valid email address [item 0]',
+			'Write each address as ann@example.com or Ann <ann@example.com>, separated by commas (a list of such texts, or of {"name", "email"} objects, works too).',
+		],
+	])('the error says what to do: %s', async (_name, overrides, message, hint) => {
+		const result = await t.run(sendParameters(overrides));
+		expect(result.error?.message).toBe(message);
+		expect(result.error?.description).toBe(hint);
+		expect(t.calls()).toEqual([]);
+	});
+
 	test('missing binary data names the properties the item has', async () => {
 		const result = await t.run(sendParameters({ options: { binaryAttachments: 'file' } }), [
 			{ json: {} },
@@ -506,7 +533,7 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 			'From: "stranger@example.com" is not an approved sender of the account [item 0]',
 		);
 		expect(result.error?.description).toBe(
-			'Approved senders: sender@sandbox.test. Add the address with Sender → Add Address, or choose one from the list.',
+			'Approved senders: sender@sandbox.test. Add the address with Email → Sender Address → Add, or choose one from the list.',
 		);
 		expect(t.calls()).toEqual([SENDERS_CALL]);
 		expect(t.state().emails).toEqual([]);
@@ -544,11 +571,11 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 				from: { email: 'sender@sandbox.test' },
 				to: [{ email: 'a@example.com' }],
 			},
-			{ error: 'To: "nope" is not a valid email address [item 1]' },
+			{ error: 'To: "nope" is not a valid email address [item 1]', description: ADDRESS_FORM_HINT },
 			{
 				error: 'From: "stranger@example.com" is not an approved sender of the account [item 2]',
 				description:
-					'Approved senders: sender@sandbox.test. Add the address with Sender → Add Address, or choose one from the list.',
+					'Approved senders: sender@sandbox.test. Add the address with Email → Sender Address → Add, or choose one from the list.',
 			},
 			{
 				id: fourth.id,

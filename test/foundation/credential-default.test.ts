@@ -114,6 +114,28 @@ describe('the Test button', () => {
 		});
 		expect(sandbox.log.all()).toEqual([]);
 	});
+
+	test.each([
+		['Europe/Berln', 'Europe/Berlin'],
+		['europe/londn', 'Europe/London'],
+		['Amerca/New_York', 'America/New_York'],
+		['UTX', 'UTC'],
+	])(
+		'a typo in Account Time Zone (%s): the message says the zone is unknown and names the one meant (%s)',
+		async (typed, meant) => {
+			const result = await runCredentialTest({
+				baseUrl: sandbox.url,
+				authType: 'apiKey',
+				apiKey: sandbox.account.apiKey,
+				timeZone: typed,
+			});
+			expect(result).toEqual({
+				status: 'Error',
+				message: `Account Time Zone: "${typed}" is not a time zone name: did you mean ${meant}?`,
+			});
+			expect(sandbox.log.all()).toEqual([]);
+		},
+	);
 });
 
 test('a refused API key: the error says where to get another one; no token exchange is tried', async () => {

@@ -1,8 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { seedDemo } from '../../scripts/demo-seed';
+import {
+	demoExamples,
+	registerEmailEventsHandler,
+	SANDBOX_URL_MARK,
+} from '../../scripts/demo-examples';
 import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
@@ -68,22 +73,90 @@ test('the bounce example: every seeded bounce is in its lookup table, and the li
 	expect(list.name).toBe('Customers');
 });
 
-test('the "SMS not delivered" example: its looked-up phones are in a campaign and reach Not delivered (the sandbox rule)', async () => {
+test('the "SMS not delivered" example: its looked-up phones are in a campaign, stay Sent, and turn Not delivered when the outbox marks them', async () => {
 	const nodes = example('sms-not-delivered-email-fallback.json').nodes;
 	const table = lookupTable(
 		String(nodes.find((node) => node.name === 'Look Up Customer')!.parameters.jsCode),
 	);
-	sandbox.clock.advance(4 * 60_000);
-	const state = (await control('/sms/state')) as {
-		deliveryRule: string;
-		campaigns: Array<{ phones: Array<{ phone: string; status: number }> }>;
+	const statuses = async () => {
+		const state = (await control('/sms/state')) as {
+			campaigns: Array<{ id: number; phones: Array<{ phone: string; status: number }> }>;
+		};
+		return Object.fromEntries(
+			state.campaigns.flatMap((campaign) =>
+				campaign.phones.map((entry) => [entry.phone, { id: campaign.id, status: entry.status }]),
+			),
+		);
 	};
-	expect(state.deliveryRule).toBe('phone numbers ending in 0 are never delivered (status 12)');
-	const statuses = Object.fromEntries(
-		state.campaigns.flatMap((campaign) =>
-			campaign.phones.map((entry) => [entry.phone, entry.status]),
-		),
+	sandbox.clock.advance(60 * 60_000);
+	const waiting = await statuses();
+	expect(Object.keys(table).sort()).toEqual(Object.keys(waiting).sort());
+	for (const phone of Object.keys(table)) expect(waiting[phone].status).toBe(1);
+
+	const outbox = (await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()) as Array<{
+		kind: string;
+		actions?: Array<{ phone: string; label: string; method: string; route: string; body: object }>;
+	}>;
+	const sms = outbox.find((entry) => entry.kind === 'sms')!;
+	for (const phone of Object.keys(table)) {
+		const button = sms.actions!.find(
+			(action) => action.phone === phone && action.label === 'Not delivered',
+		)!;
+		const response = await fetch(`${sandbox.url}${button.route}`, {
+			method: button.method,
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(button.body),
+		});
+		expect(response.status).toBe(200);
+	}
+	const marked = await statuses();
+	for (const phone of Object.keys(table)) expect(marked[phone].status).toBe(12);
+});
+
+test('the examples as npm start imports them: the sandbox address in the sticky notes, no hard-coded port, the email-events trigger registered as the webhook handler', async () => {
+	const folder = join(__dirname, '../../examples');
+	for (const name of readdirSync(folder).filter((file) => file.endsWith('.json')))
+		expect(readFileSync(join(folder, name), 'utf8')).not.toMatch(
+			/127\.0\.0\.1:8787|localhost:8787/,
+		);
+
+	const workflows = demoExamples(folder, 'http://127.0.0.1:9911') as Array<{
+		name: string;
+		nodes: Array<{ type: string; webhookId?: string; parameters: { content?: string } }>;
+	}>;
+	const notes = workflows.flatMap((workflow) =>
+		workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => node.parameters.content!),
 	);
-	expect(Object.keys(table).sort()).toEqual(Object.keys(statuses).sort());
-	for (const phone of Object.keys(table)) expect(statuses[phone]).toBe(12);
+	expect(notes.join('\n')).not.toContain(SANDBOX_URL_MARK);
+	const outboxNotes = notes.filter((note) =>
+		note.includes('http://127.0.0.1:9911/__sandbox/outbox.html'),
+	);
+	// Both approvals, the PDF, and the three trigger examples say what to click there.
+	expect(outboxNotes).toHaveLength(6);
+	for (const button of ['**Bounce**', '**Open**', '**Not delivered**'])
+		expect(outboxNotes.some((note) => note.includes(button))).toBe(true);
+	// Without a sandbox (the live service) the notes are left as written.
+	expect(JSON.stringify(demoExamples(folder))).toContain(
+		`${SANDBOX_URL_MARK}/__sandbox/outbox.html`,
+	);
+
+	const trigger = workflows
+		.flatMap((workflow) => workflow.nodes)
+		.find((node) => node.type === 'n8n-nodes-messaging.messagingEmailTrigger')!;
+	expect(trigger.webhookId).toMatch(/^[0-9a-f-]{36}$/);
+	const url = await registerEmailEventsHandler(
+		sandbox.url,
+		workflows,
+		'http://127.0.0.1:5999/webhook',
+	);
+	expect(url).toBe(`http://127.0.0.1:5999/webhook/${trigger.webhookId}/email-events`);
+	const { handlers } = (await control('/email/webhooks')) as {
+		handlers: Array<{ url: string; events: string[] }>;
+	};
+	expect(handlers.map(({ url: handlerUrl, events }) => ({ url: handlerUrl, events }))).toEqual([
+		{ url, events: ['opened', 'clicked', 'spam_by_user'] },
+	]);
+	await fetch(`${sandbox.url}/__sandbox/email/webhooks`, { method: 'DELETE' });
 });

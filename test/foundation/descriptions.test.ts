@@ -97,3 +97,14 @@ describe('the literal option lists agree with the operation tables the router ru
 		},
 	);
 });
+
+test('the SMS Send and Wait notice is short enough to read in the panel: the budget first, at most 400 characters', () => {
+	const notice = new MessagingSms().description.properties.find(
+		(property) => property.name === 'smsLengthNotice',
+	)!;
+	expect(notice.type).toBe('notice');
+	expect(notice.displayName.length).toBeLessThanOrEqual(400);
+	expect(notice.displayName).toMatch(
+		/^The SMS is your message plus one link .* usually takes 2 parts: keep the message to about 145 characters\./,
+	);
+});

@@ -44,6 +44,15 @@ test('the SMS trigger has the SMS icon, not the envelope', () => {
 	);
 });
 
+test('the two bounce triggers say in their description which to choose: the other one is named', () => {
+	expect(new MessagingTrigger().description.description).toContain(
+		'use Messaging Email Trigger (webhook)',
+	);
+	expect(new MessagingEmailTrigger().description.description).toContain(
+		'without that, Messaging Email & SMS Trigger polls bounces and unsubscribes',
+	);
+});
+
 test('every Email Trigger event has a description', () => {
 	const events = new MessagingEmailTrigger().description.properties.find(
 		(property) => property.name === 'events',

@@ -19,6 +19,8 @@ function parameters(overrides: INodeParameters = {}): INodeParameters {
 
 const decode = (base64: unknown) => Buffer.from(String(base64), 'base64').toString('utf8');
 const NOTE = 'Each link opens a page where you confirm your answer.';
+/** Under a single link or button the note speaks of that one. */
+const ONE_NOTE = 'The link opens a page where you confirm your answer.';
 
 /** The one POST /smtp/emails the run made, with its HTML decoded. */
 function sentEmail() {
@@ -50,8 +52,9 @@ describe('Email → Send and Wait for Response: the request', () => {
 			{ name: 'Ann', email: 'ann@example.com' },
 			{ email: 'bob@example.com' },
 		]);
-		expect(email.text).toBe(`Refund 120 EUR?\n\nApprove: ${approve}\n\n${NOTE}`);
+		expect(email.text).toBe(`Refund 120 EUR?\n\nApprove: ${approve}\n\n${ONE_NOTE}`);
 		expect(hrefs(email.html)).toEqual([approve]);
+		expect(email.html).toContain('The button opens a page where you confirm your answer.');
 		expect(email.html).toContain('>Approve</a>');
 		expect(email.html).toContain('Refund 120 EUR?');
 	});
@@ -70,6 +73,7 @@ describe('Email → Send and Wait for Response: the request', () => {
 		const email = sentEmail();
 		expect(hrefs(email.html)).toEqual([yes, no]);
 		expect(email.text).toBe(`Refund 120 EUR?\n\nYes, refund: ${yes}\nNo: ${no}\n\n${NOTE}`);
+		expect(email.html).toContain('Each button opens a page where you confirm your answer.');
 		expect(email.html).toMatch(/>Yes, refund<\/a>.*>No<\/a>/);
 	});
 
@@ -89,14 +93,15 @@ describe('Email → Send and Wait for Response: the request', () => {
 		const link = signedUrl(executionIdOf(result));
 		const email = sentEmail();
 		expect(hrefs(email.html)).toEqual([link]);
-		expect(email.text).toBe(`Refund 120 EUR?\n\nRespond: ${link}\n\n${NOTE}`);
+		expect(email.text).toBe(`Refund 120 EUR?\n\nRespond: ${link}\n\n${ONE_NOTE}`);
+		expect(email.html).not.toContain('Each button');
 
 		t.sandbox.log.clear();
 		const labelled = await t.run(
 			parameters({ responseType, ...extra, options: { messageButtonLabel: 'Answer here' } }),
 		);
 		expect(sentEmail().text).toBe(
-			`Refund 120 EUR?\n\nAnswer here: ${signedUrl(executionIdOf(labelled))}\n\n${NOTE}`,
+			`Refund 120 EUR?\n\nAnswer here: ${signedUrl(executionIdOf(labelled))}\n\n${ONE_NOTE}`,
 		);
 	});
 
@@ -220,6 +225,19 @@ describe('Email → Send and Wait for Response: bad input is refused, nothing se
 				formFields: { values: [{ fieldLabel: 'Reason', fieldType: 'dropdown' }] },
 			},
 			'Form Elements: "Reason" offers no option: add Field Options [item 0]',
+		],
+		[
+			'two fields with one output key',
+			{
+				responseType: 'customForm',
+				formFields: {
+					values: [
+						{ fieldLabel: 'Refund amount', fieldKey: 'amount' },
+						{ fieldLabel: 'Amount paid', fieldKey: ' amount ' },
+					],
+				},
+			},
+			'Form Elements: two elements have the output key "amount" [item 0]',
 		],
 	])('%s', async (_case, overrides, message) => {
 		const result = await t.run(parameters(overrides as INodeParameters));

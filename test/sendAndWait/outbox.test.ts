@@ -70,7 +70,7 @@ test('the outbox lists each accepted email (decoded HTML and text) and SMS with 
 	});
 	expect(sent.html).toBe(sentHtml);
 	expect(sent.text).toBe(
-		`Refund?\n\nApprove: ${approve}\n\nEach link opens a page where you confirm your answer.`,
+		`Refund?\n\nApprove: ${approve}\n\nThe link opens a page where you confirm your answer.`,
 	);
 	expect(outbox.find((entry) => entry.kind === 'sms')).toMatchObject({
 		sender: 'Sandbox',

@@ -72,7 +72,9 @@ describe('the answer page', () => {
 
 		const answered = await request('POST', '?approved=true&signature=x', 'approved=true');
 		expect(answered.status).toBe(200);
-		expect(answered.text).toContain('Your answer was recorded');
+		expect(answered.text).toContain(
+			'<p>Your answer was recorded:</p><dl><dt>Answer</dt><dd>Approve</dd></dl>',
+		);
 		expect(answered.items?.map((item) => item.json)).toEqual([
 			{ data: { approved: true, respondedAt } },
 		]);
@@ -94,6 +96,7 @@ describe('the answer page', () => {
 		);
 
 		const declined = await request('POST', '?approved=true&signature=x', 'approved=false');
+		expect(declined.text).toContain('<dl><dt>Answer</dt><dd>No &quot;way&quot;</dd></dl>');
 		expect(declined.items?.map((item) => item.json)).toEqual([
 			{ data: { approved: false, respondedAt } },
 		]);
@@ -118,6 +121,9 @@ describe('the answer page', () => {
 			'POST',
 			'?signature=x',
 			'field-0=' + encodeURIComponent(' Yes, but <only> half '),
+		);
+		expect(answered.text).toContain(
+			'<dl><dt>Response</dt><dd>Yes, but &lt;only&gt; half</dd></dl>',
 		);
 		expect(answered.items?.map((item) => item.json)).toEqual([
 			{ data: { text: 'Yes, but <only> half', respondedAt } },
@@ -189,6 +195,9 @@ describe('the answer page', () => {
 				'&field-4=Photo+seen&field-4=Receipt+seen&field-5=',
 		);
 		expect(answered.status).toBe(200);
+		expect(answered.text).toContain(
+			'<dl><dt>Amount</dt><dd>120.5</dd><dt>Contact</dt><dd>ann@example.com</dd><dt>Pay on</dt><dd>2026-12-01</dd><dt>Reason</dt><dd>Late &lt;2 days&gt;</dd><dt>Checks</dt><dd>Photo seen, Receipt seen</dd><dt>Note</dt><dd></dd></dl>',
+		);
 		expect(answered.items?.map((item) => item.json)).toEqual([
 			{
 				data: {
@@ -222,6 +231,27 @@ describe('the answer page', () => {
 		expect(approved.items?.map((item) => item.json)).toEqual([
 			{ data: { approved: true, respondedAt } },
 		]);
+	});
+
+	test('custom form with Output Keys: the answer uses the keys, the page and its answer show the labels', async () => {
+		const request = await serve({
+			responseType: 'customForm',
+			formFields: {
+				values: [
+					{ fieldLabel: 'Refund amount', fieldType: 'number', fieldKey: 'refundAmount' },
+					{ fieldLabel: 'Note', fieldType: 'text', fieldKey: '  ' },
+				],
+			},
+		});
+		const page = await showsPageOnly(request, '?signature=x');
+		expect(page).toContain('<label for="f0">Refund amount</label>');
+		const answered = await request('POST', '?signature=x', 'field-0=120&field-1=Parcel+damaged');
+		expect(answered.items?.map((item) => item.json)).toEqual([
+			{ data: { refundAmount: 120, Note: 'Parcel damaged', respondedAt } },
+		]);
+		expect(answered.text).toContain(
+			'<dl><dt>Refund amount</dt><dd>120</dd><dt>Note</dt><dd>Parcel damaged</dd></dl>',
+		);
 	});
 
 	test("a message expression that cannot be evaluated on the page (an AI agent's $tool) leaves the message out; the page still answers", async () => {

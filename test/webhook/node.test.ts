@@ -381,7 +381,10 @@ describe('batches', () => {
 		const answer = await postJson(Object.values(EVENTS));
 		expect(answer.status).toBe(200);
 		expect(jsonItems(harness).map((item) => item.event)).toEqual(['opened', 'clicked']);
-		const none = await postJson([EVENTS.delivered, { event: 'new', message_id: 'z' }]);
+		const none = await postJson([
+			EVENTS.delivered,
+			{ event: 'new', message_id: 'z', recipient: 'z@example.com' },
+		]);
 		expect(none).toEqual({ status: 200, text: summary(2, 0, { kindNotChosen: 2 }) });
 		expect(harness.hits[1].items).toBeUndefined();
 	});
@@ -458,9 +461,67 @@ describe('bodies', () => {
 		expect(harness.emitted()).toEqual([]);
 	});
 
-	it('a single object instead of an array', async () => {
-		expect((await postJson(EVENTS.opened)).status).toBe(200);
-		expect(jsonItems(harness).map((item) => item.event)).toEqual(['opened']);
+	it('a single object instead of an array: accepted on purpose (the service may post one event), emitted as one', async () => {
+		expect(await postJson(EVENTS.opened)).toEqual({ status: 200, text: summary(1, 1) });
+		expect(jsonItems(harness)).toEqual([{ ...EXPECTED.opened, raw: EVENTS.opened }]);
+	});
+
+	it('an event without any recipient address is no event: 400 alone, counted under notEvents in a batch, never emitted with email ""', async () => {
+		const noAddress = [
+			{ event: 'opened' },
+			{ event: 'opened', timestamp: T, message_id: 'm-9', recipient: '  ' },
+			{ event: 'clicked', message_id: 'm-10', recipient: null, email: 42, url: 'https://x.y/' },
+		];
+		expect(await postJson(noAddress)).toEqual({
+			status: 400,
+			text: `{"message":"${noEventMessage}","notEvents":3}`,
+		});
+		expect(await postJson(noAddress[0])).toEqual({
+			status: 400,
+			text: `{"message":"${noEventMessage}","notEvents":1}`,
+		});
+		// `recipient` empty, the address under `email`: that address.
+		const bounceLike = { event: 'opened', timestamp: T, recipient: '', email: 'gus@example.com' };
+		expect(await postJson([EVENTS.opened, ...noAddress, bounceLike])).toEqual({
+			status: 200,
+			text: summary(5, 2, { notEvents: 3 }),
+		});
+		expect(jsonItems(harness).map((item) => item.email)).toEqual([
+			'ann@example.com',
+			'gus@example.com',
+		]);
+	});
+
+	it('a click without a link field the node reads (link_url, url) is emitted with linkUrl null and counted in the answer', async () => {
+		const guessed = {
+			...EVENTS.clicked,
+			message_id: 'm-11',
+			link_url: undefined,
+			link: 'https://x.y/',
+		};
+		const answer = await postJson([guessed, { ...EVENTS.clicked, message_id: 'm-12' }]);
+		expect(answer).toEqual({
+			status: 200,
+			text: JSON.stringify({
+				received: 2,
+				emitted: 2,
+				kindNotChosen: 0,
+				repeats: 0,
+				notEvents: 0,
+				clicksWithoutLink: 1,
+			}),
+		});
+		expect(jsonItems(harness).map((item) => item.linkUrl)).toEqual([null, 'https://example.com/a']);
+		// The unknown field stays under `raw`, as the service posted it.
+		expect((jsonItems(harness)[0].raw as IDataObject).link).toBe('https://x.y/');
+		// Both fields the service uses count as a link.
+		const withUrl = {
+			...EVENTS.clicked,
+			message_id: 'm-13',
+			link_url: undefined,
+			url: 'https://x.y/u',
+		};
+		expect(await postJson([withUrl])).toEqual({ status: 200, text: summary(1, 1) });
 	});
 
 	it('form-encoded: one event as fields, or the JSON list in one field', async () => {
@@ -506,7 +567,7 @@ describe('bodies', () => {
 	});
 
 	const noEventMessage =
-		'No entry is an email event: each needs its kind as text under \\"event\\" and at most 32 levels of nesting';
+		'No entry is an email event: each needs its kind as text under \\"event\\", the recipient\'s address under \\"recipient\\" or \\"email\\", and at most 32 levels of nesting';
 
 	it.each([
 		['an object without `event`', { test: true }],

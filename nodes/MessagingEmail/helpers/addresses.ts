@@ -82,6 +82,10 @@ function fromObject(value: Record<string, unknown>): Address {
 	return withName(String(name).trim(), email);
 }
 
+/** The accepted forms of a recipient list, for the hint of an address that could not be read. */
+export const ADDRESS_FORM_HINT =
+	'Write each address as ann@example.com or Ann <ann@example.com>, separated by commas (a list of such texts, or of {"name", "email"} objects, works too).';
+
 /**
  * Reads a recipient list as users, expressions and AI agents give it: `Ann <ann@x.io>, bob@y.io`, an array of
  * such strings or of `{name, email}` objects, one object, or the same as a JSON string.

@@ -29,19 +29,26 @@ export function headerText(
 	return text;
 }
 
-/** One email address parameter, validated. */
+/** One email address parameter, validated; `hints` say what to do when it is empty or not an address. */
 export function requiredEmail(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
 	displayName: string,
+	hints: { empty?: string; invalid?: string } = {},
 ): string {
 	// A resource locator (From, Sender Email) gives its value (an object is refused there); a plain field gives
 	// text. Null or nothing from an expression is empty, as an empty string is.
 	const value = readParameter(context, name, itemIndex, '', { extractValue: true });
 	const email = value === undefined || value === null ? '' : String(value).trim();
-	if (!email) throw emptyInput(context, itemIndex, displayName);
+	if (!email) throw emptyInput(context, itemIndex, displayName, hints.empty);
 	if (!isEmailAddress(email))
-		throw invalidInput(context, itemIndex, displayName, `"${email}" is not a valid email address`);
+		throw invalidInput(
+			context,
+			itemIndex,
+			displayName,
+			`"${email}" is not a valid email address`,
+			hints.invalid,
+		);
 	return email;
 }

@@ -4,7 +4,7 @@ import { listOrTypedLocator } from '../../shared/items/locators';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /**
- * The one reader of GET /smtp/senders, for Sender → Get Many Addresses, the From check of Email → Send and the
+ * The one reader of GET /smtp/senders, for Sender Address → Get Many, the From check of Email → Send and the
  * sender lists: a bare array of address strings, each read as `{email}`; objects (as some sources show) are kept
  * as they are. An answer without a list is an error, never "no senders".
  */
@@ -33,6 +33,14 @@ export async function approvedSenders(
 		.map((sender) => String(sender.email ?? ''))
 		.filter((email) => email !== '');
 }
+
+/** What to do when From is empty or not an address (Email → Send, Send and Wait for Response). */
+export const FROM_HINTS = {
+	empty:
+		'Choose an approved sender address from the list, or type one (Email → Sender Address → Get Many lists them; Sender Address → Add adds one).',
+	invalid:
+		'Type only the address, such as sender@example.com; the name people see goes in From Name.',
+};
 
 /** An approved sender address of the account: picked from the list (searchSenders) or typed. */
 export function senderAddressLocator(

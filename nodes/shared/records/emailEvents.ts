@@ -136,6 +136,28 @@ const firstPresent = (record: IDataObject, ...keys: string[]): unknown => {
 	return undefined;
 };
 
+/** Where a webhook event names its recipient: `recipient` (most kinds), `email` (bounces), `email_to` (the lists). */
+const ADDRESS_FIELDS = ['recipient', 'email', 'email_to'] as const;
+/** Where a click names its link: the service posts `link_url` or `url` (docs/service-notes.md, Webhooks). */
+const LINK_FIELDS = ['link_url', 'url'] as const;
+
+const firstText = (record: IDataObject, keys: readonly string[]): string | undefined => {
+	for (const key of keys) {
+		const value = record[key];
+		if (typeof value === 'string' && value.trim() !== '') return value;
+	}
+	return undefined;
+};
+
+/** The recipient's address of a webhook event, or undefined when it names none (then it is no event). */
+export const recipientOf = (record: IDataObject): string | undefined =>
+	firstText(record, ADDRESS_FIELDS);
+
+/** Whether an event is a click that names no link in a field the trigger reads (its `linkUrl` is then null). */
+export const isClickWithoutLink = (record: IDataObject): boolean =>
+	canonicalWebhookKind(String(record.event ?? '')) === 'clicked' &&
+	firstPresent(record, ...LINK_FIELDS) === undefined;
+
 /**
  * When a webhook event happened: `timestamp` is Unix seconds (docs/service-notes.md, Webhooks); a service date
  * string is accepted too. `eventTime` is the service's wall-clock form in the account's zone, as the lists give it.
@@ -176,14 +198,14 @@ export function webhookEventOutput(record: IDataObject, timeZone: string): IData
 	else if (event !== 'notDelivered') smtp.bounceType = null;
 	return {
 		event,
-		email: String(firstPresent(record, 'recipient', 'email', 'email_to') ?? ''),
+		email: recipientOf(record) ?? '',
 		...webhookTime(record.timestamp, timeZone),
 		sender: textOrNull(record.sender),
 		subject: textOrNull(record.subject),
 		messageId: textOrNull(firstPresent(record, 'message_id', 'messageId')),
 		taskId: textOrNull(record.task_id),
 		...smtp,
-		linkUrl: textOrNull(firstPresent(record, 'link_url', 'url')),
+		linkUrl: textOrNull(firstPresent(record, ...LINK_FIELDS)),
 		userAgent: textOrNull(firstPresent(record, 'user_agent', 'userAgent')),
 		ip: textOrNull(record.ip),
 		spamComplaint: kind === 'spam_by_user',

@@ -63,7 +63,7 @@ const formFields: INodeProperties = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. Refund amount',
-					description: 'Label above the field, and its key in the answer',
+					description: 'Label above the field; also its key in the answer unless Output Key is set',
 					required: true,
 				},
 				{
@@ -82,6 +82,15 @@ const formFields: INodeProperties = {
 							values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
 						},
 					],
+				},
+				{
+					displayName: 'Output Key',
+					name: 'fieldKey',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. refundAmount',
+					description:
+						'The key of this field in the answer (data.refundAmount); empty: the Field Name as typed',
 				},
 				{
 					displayName: 'Placeholder',

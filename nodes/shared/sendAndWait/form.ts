@@ -5,7 +5,10 @@ import { escapeHtml } from './html';
 export type FieldType = 'text' | 'number' | 'email' | 'date' | 'dropdown' | 'checkbox';
 
 export interface FormField {
+	/** What the person reads above the field. */
 	label: string;
+	/** The field's key in the answer (`$json.data.<key>`): the Output Key, else the label as typed. */
+	key: string;
 	type: FieldType;
 	required: boolean;
 	placeholder: string;
@@ -19,7 +22,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The Form Elements parameter as fields, or the problem with it (no field, a field without a label, two with the
- * same label, a choice field without choices): the operation refuses to send then, so no link leads to a form
+ * same label or output key, a choice field without choices): the operation refuses to send then, so no link leads to a form
  * that cannot work.
  */
 export function formFieldsOf(value: unknown): { fields: FormField[] } | { problem: string } {
@@ -31,6 +34,9 @@ export function formFieldsOf(value: unknown): { fields: FormField[] } | { proble
 		if (!label) return { problem: `element ${index + 1} has no Field Name` };
 		if (fields.some((field) => field.label === label))
 			return { problem: `two elements are named "${label}"` };
+		const key = String(row.fieldKey ?? '').trim() || label;
+		if (fields.some((field) => field.key === key))
+			return { problem: `two elements have the output key "${key}"` };
 		const type = String(row.fieldType ?? 'text') as FieldType;
 		if (!TYPES.includes(type)) return { problem: `"${label}" has an unknown type "${type}"` };
 		const options = (((row.fieldOptions as IDataObject | undefined)?.values as IDataObject[]) ?? [])
@@ -40,6 +46,7 @@ export function formFieldsOf(value: unknown): { fields: FormField[] } | { proble
 			return { problem: `"${label}" offers no option: add Field Options` };
 		fields.push({
 			label,
+			key,
 			type,
 			required: row.requiredField === true,
 			placeholder: String(row.placeholder ?? ''),
@@ -108,7 +115,7 @@ export function readSubmission(
 				problems.push(`${field.label}: choose from the options shown`);
 			else if (field.required && ticked.length === 0)
 				problems.push(`${field.label}: tick at least one`);
-			data[field.label] = ticked;
+			data[field.key] = ticked;
 			continue;
 		}
 		const text = typeof raw === 'string' ? raw.trim() : '';
@@ -118,13 +125,13 @@ export function readSubmission(
 		}
 		if (text === '') {
 			if (field.required) problems.push(`${field.label}: required`);
-			data[field.label] = null;
+			data[field.key] = null;
 			continue;
 		}
 		if (field.type === 'number') {
 			const number = Number(text);
 			if (!Number.isFinite(number)) problems.push(`${field.label}: give a number`);
-			data[field.label] = number;
+			data[field.key] = number;
 		} else if (field.type === 'email' && !EMAIL.test(text)) {
 			problems.push(`${field.label}: give an email address`);
 		} else if (field.type === 'date' && !DAY.test(text)) {
@@ -132,7 +139,7 @@ export function readSubmission(
 		} else if (field.type === 'dropdown' && !field.options.includes(text)) {
 			problems.push(`${field.label}: choose one of the options`);
 		} else {
-			data[field.label] = text;
+			data[field.key] = text;
 		}
 	}
 	return problems.length ? { problems } : { data };

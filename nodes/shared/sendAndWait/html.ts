@@ -28,6 +28,7 @@ const PAGE_STYLE = [
 	'button.secondary{background:#fff;color:#4f46e5}',
 	'.error{color:#b91c1c;font-weight:600}',
 	'.note{color:#52525b;font-size:.875rem;margin-top:1rem}',
+	'dt{font-weight:600}dd{margin:0 0 .75rem;overflow-wrap:anywhere}',
 ].join('');
 
 /**
@@ -44,9 +45,15 @@ export function page(title: string, body: string): string {
 	].join('');
 }
 
-/** The page after an accepted answer. */
-export function answeredPage(): string {
-	return page('Thank you', '<p>Your answer was recorded. You can close this page.</p>');
+/** The page after an accepted answer: what was recorded, label and value, so the person sees what they sent. */
+export function answeredPage(recorded: Array<[label: string, value: string]>): string {
+	const rows = recorded
+		.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${textToHtml(value)}</dd>`)
+		.join('');
+	return page(
+		'Thank you',
+		`<p>Your answer was recorded:</p><dl>${rows}</dl><p>You can close this page.</p>`,
+	);
 }
 
 export interface MessageLink {
@@ -77,7 +84,7 @@ export function emailHtml(subject: string, message: string, links: MessageLink[]
 		'<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px">',
 		`<p style="margin:0 0 20px;font-size:16px;line-height:1.5">${textToHtml(message)}</p>`,
 		`<div>${buttons}</div>`,
-		'<p style="margin:12px 0 0;font-size:13px;color:#52525b">Each button opens a page where you confirm your answer.</p>',
+		`<p style="margin:12px 0 0;font-size:13px;color:#52525b">${links.length === 1 ? 'The button opens' : 'Each button opens'} a page where you confirm your answer.</p>`,
 		'</div></body></html>',
 	].join('');
 }
@@ -85,5 +92,6 @@ export function emailHtml(subject: string, message: string, links: MessageLink[]
 /** The email's text part: the message, then each link on its own line. */
 export function emailText(message: string, links: MessageLink[]): string {
 	const lines = links.map((link) => `${link.label}: ${link.url}`);
-	return `${message.replace(/\\n/g, '\n')}\n\n${lines.join('\n')}\n\nEach link opens a page where you confirm your answer.`;
+	const opens = links.length === 1 ? 'The link opens' : 'Each link opens';
+	return `${message.replace(/\\n/g, '\n')}\n\n${lines.join('\n')}\n\n${opens} a page where you confirm your answer.`;
 }

@@ -116,7 +116,11 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			send(this, 400, choicePage(config, message, title, preferDecline, 'Choose an answer.'));
 			return { noWebhookResponse: true };
 		}
-		send(this, 200, answeredPage());
+		send(
+			this,
+			200,
+			answeredPage([['Answer', choice === 'true' ? config.approveLabel : config.declineLabel]]),
+		);
 		return {
 			noWebhookResponse: true,
 			workflowData: [
@@ -139,7 +143,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			send(this, 400, formPage(config, message, title, body, ['Response: required']));
 			return { noWebhookResponse: true };
 		}
-		send(this, 200, answeredPage());
+		send(this, 200, answeredPage([['Response', text]]));
 		return {
 			noWebhookResponse: true,
 			workflowData: [[{ json: { data: { text, respondedAt: new Date().toISOString() } } }]],
@@ -150,7 +154,16 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		send(this, 400, formPage(config, message, title, body, submission.problems));
 		return { noWebhookResponse: true };
 	}
-	send(this, 200, answeredPage());
+	send(
+		this,
+		200,
+		answeredPage(
+			config.fields.map((field) => {
+				const value = submission.data[field.key];
+				return [field.label, Array.isArray(value) ? value.join(', ') : String(value ?? '')];
+			}),
+		),
+	);
 	return {
 		noWebhookResponse: true,
 		workflowData: [

@@ -21,9 +21,46 @@ export function accountTimeZone(
 	try {
 		assertTimeZone(timeZone);
 	} catch {
-		return { ok: false, problem: `"${timeZone}" is not a time zone name` };
+		const near = nearestTimeZone(timeZone);
+		return {
+			ok: false,
+			problem: `"${timeZone}" is not a time zone name${near ? `: did you mean ${near}?` : ''}`,
+		};
 	}
 	return { ok: true, timeZone };
+}
+
+/** Edits (insert, delete, replace one character) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++)
+			current[j] = Math.min(
+				previous[j] + 1,
+				current[j - 1] + 1,
+				previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+			);
+		previous = current;
+	}
+	return previous[b.length];
+}
+
+/**
+ * The zone a typo most likely meant (`Europe/Berln` → Europe/Berlin): the known name at most 2 edits away, case
+ * ignored, when exactly one is that close; undefined otherwise (no guess beats a wrong guess).
+ */
+export function nearestTimeZone(typed: string): string | undefined {
+	const wanted = typed.toLowerCase();
+	let best: string[] = [];
+	let bestDistance = 3;
+	for (const zone of ['UTC', ...Intl.supportedValuesOf('timeZone')]) {
+		if (Math.abs(zone.length - wanted.length) >= bestDistance) continue;
+		const distance = editDistance(wanted, zone.toLowerCase());
+		if (distance < bestDistance) [best, bestDistance] = [[zone], distance];
+		else if (distance === bestDistance && !best.includes(zone)) best.push(zone);
+	}
+	return best.length === 1 ? best[0] : undefined;
 }
 
 /** Throws a RangeError for a zone name Intl does not know. */

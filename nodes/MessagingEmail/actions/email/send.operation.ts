@@ -10,9 +10,9 @@ import { emptyInput, invalidInput } from '../../../shared/values/inputErrors';
 import { runPerItem } from '../../../shared/items/engine';
 import { listOrTypedLocator } from '../../../shared/items/locators';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { parseAddresses, type Address } from '../../helpers/addresses';
+import { ADDRESS_FORM_HINT, parseAddresses, type Address } from '../../helpers/addresses';
 import { headerText, requiredEmail, requiredString } from '../../helpers/fields';
-import { approvedSenders, senderAddressLocator } from '../../helpers/senders';
+import { approvedSenders, FROM_HINTS, senderAddressLocator } from '../../helpers/senders';
 import {
 	attachmentListFields,
 	attachmentOptions,
@@ -65,7 +65,7 @@ const properties: INodeProperties[] = [
 	senderAddressLocator(
 		'fromEmail',
 		'From',
-		'An approved sender address of your account (Email → Sender → Get Many Addresses; add one with Add Address): pick it from the list or type it',
+		'An approved sender address of your account (Email → Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
 	),
 	{
 		displayName: 'From Name',
@@ -236,7 +236,8 @@ function readRecipients(
 				)
 			: readParameter(context, key, itemIndex, '', { list: true });
 	const parsed = parseAddresses(value);
-	if (!parsed.ok) throw invalidInput(context, itemIndex, displayName, parsed.problem);
+	if (!parsed.ok)
+		throw invalidInput(context, itemIndex, displayName, parsed.problem, ADDRESS_FORM_HINT);
 	return parsed.addresses;
 }
 
@@ -287,8 +288,8 @@ export function senderCheck(context: IExecuteFunctions, client: MessagingClient)
 				'From',
 				`"${email}" is not an approved sender of the account`,
 				approved.length
-					? `Approved senders: ${approved.join(', ')}. Add the address with Sender → Add Address, or choose one from the list.`
-					: 'The account has no approved sender yet: add one with Sender → Add Address.',
+					? `Approved senders: ${approved.join(', ')}. Add the address with Email → Sender Address → Add, or choose one from the list.`
+					: 'The account has no approved sender yet: add one with Email → Sender Address → Add.',
 			);
 		}
 	};
@@ -299,7 +300,7 @@ async function prepare(
 	itemIndex: number,
 	checkSender: SenderCheck,
 ): Promise<PreparedEmail> {
-	const fromEmail = requiredEmail(context, itemIndex, 'fromEmail', 'From');
+	const fromEmail = requiredEmail(context, itemIndex, 'fromEmail', 'From', FROM_HINTS);
 	const fromName = headerText(
 		context,
 		itemIndex,

@@ -12,16 +12,16 @@ import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/se
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { emailHtml, emailText } from '../../../shared/sendAndWait/html';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { parseAddresses } from '../../helpers/addresses';
+import { ADDRESS_FORM_HINT, parseAddresses } from '../../helpers/addresses';
 import { requiredEmail, requiredString } from '../../helpers/fields';
-import { senderAddressLocator } from '../../helpers/senders';
+import { FROM_HINTS, senderAddressLocator } from '../../helpers/senders';
 import { senderCheck } from './send.operation';
 
 const properties: INodeProperties[] = [
 	senderAddressLocator(
 		'fromEmail',
 		'From',
-		'An approved sender address of your account (Email → Sender → Get Many Addresses): pick it from the list or type it',
+		'An approved sender address of your account (Email → Sender Address → Get Many): pick it from the list or type it',
 	),
 	{
 		displayName: 'From Name',
@@ -75,10 +75,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	const fromEmail = requiredEmail(this, 0, 'fromEmail', 'From');
+	const fromEmail = requiredEmail(this, 0, 'fromEmail', 'From', FROM_HINTS);
 	const fromName = readText(this, 'fromName', 0).trim();
 	const parsed = parseAddresses(readParameter(this, 'to', 0, '', { list: true }));
-	if (!parsed.ok) throw invalidInput(this, 0, 'To', parsed.problem);
+	if (!parsed.ok) throw invalidInput(this, 0, 'To', parsed.problem, ADDRESS_FORM_HINT);
 	if (parsed.addresses.length === 0)
 		throw invalidInput(this, 0, 'To', 'no recipient', 'Give at least one address.');
 	const subject = requiredString(this, 0, 'subject', 'Subject');

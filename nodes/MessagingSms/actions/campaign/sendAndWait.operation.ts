@@ -21,7 +21,7 @@ import { readSender, senderField } from './shared';
  * the notice gives the budget and the run reports the exact length and parts.
  */
 const LINK_NOTE =
-	"The SMS is this message, a line break and one link to the answer page: n8n's signed link, your n8n address (e.g. https://n8n.example.com) plus about 135 characters. So the SMS usually takes 2 parts: GSM-7 holds 160 characters in one part, 153 per part when split (306 in 2 parts: about 145 for the message with a 25-character address). One character outside GSM-7 (an emoji, Cyrillic, curly quotes) switches to UCS-2: 70 in one part, 67 per part. The run warns with the exact length and parts. The service's moderation can delay an SMS by minutes; the wait limit counts from sending.";
+	'The SMS is your message plus one link (your n8n address and about 135 characters), so it usually takes 2 parts: keep the message to about 145 characters. An emoji, Cyrillic or curly quotes make each part shorter (67 characters instead of 153). The run warns with the exact length and parts. Moderation can delay an SMS by minutes; the wait limit counts from sending.';
 
 const properties: INodeProperties[] = [
 	senderField,
