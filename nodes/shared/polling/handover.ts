@@ -16,9 +16,9 @@ export interface Handover<S> {
 	/** What the log calls the state's events. */
 	label: string;
 	/** The state as the node's static data would hold it (under `stateKey`), when it can be continued from. */
-	read: (stored: IDataObject) => S | undefined;
+	read(stored: IDataObject): S | undefined;
 	/** What a state was made for (e.g. the watched events): a handover made for something else is not taken. */
-	signature?: (state: S) => string;
+	signature?(state: S): string;
 }
 
 /** The handover's key in the workflow's global static data. */

@@ -2,59 +2,52 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { clientForPoll } from '../pollClient';
 import { DAY_MS, dateToServiceTime, HOUR_MS } from '../../values/serviceTime';
-import { readHandover, type Handover } from '../handover';
+import { readHandover } from '../handover';
+import type { EventPoller, PollOutcome } from '../poller';
 import { pollDeadline, pollWarner } from '../pollRun';
 import { finishBounces, scanBounces, secondOf, type BounceScan } from './bounces';
 import { toOutput } from './events';
 import type { ScanMode } from './scan';
-import { readEmailSettings } from './settings';
+import { sampleEmail } from './sample';
+import { readEmailSettings, type EmailSettings } from './settings';
 import {
+	emailHandover,
 	readState,
 	SeenSet,
-	STATE_KEY,
 	STATE_VERSION,
 	writeState,
 	type EventType,
-	type StoredState,
 	type TriggerState,
 } from './state';
 import { finishUnsubscribes, scanUnsubscribes, type UnsubscribeScan } from './unsubscribes';
 
 /**
  * One poll of the email events: the bounce and unsubscribe scans (bounces.ts, unsubscribes.ts) merged oldest
- * first under the per-poll cap, and the state written once every request succeeded. "Fetch Test Event" is
- * sample.ts; the settings are read in settings.ts.
+ * first under the per-poll cap; the state to write once every request succeeded. "Fetch Test Event" is
+ * sample.ts; the settings are read in settings.ts, the state in state.ts.
  */
 
 /** A pause longer than the bounce window may have lost bounces upstream. */
 const GAP_MS = 24 * HOUR_MS;
 
-/** The email events' state as its handover (handover.ts) reads it: whole, and made for the same watched events. */
-export const emailHandover: Handover<StoredState & { kind: 'valid' }> = {
-	stateKey: STATE_KEY,
-	label: 'email events',
-	read: (stored) => {
-		const read = readState(stored);
-		return read.kind === 'valid' && Object.keys(read.damage).length === 0 ? read : undefined;
-	},
-	signature: (read) => read.state.events,
+/** Email events (bounce, unsubscribe) as an event source of the polling triggers (poller.ts). */
+export const emailPoller: EventPoller<EmailSettings, TriggerState> = {
+	readSettings: readEmailSettings,
+	poll: pollEmail,
+	writeState,
+	sample: sampleEmail,
+	handover: emailHandover,
 };
 
-export interface EmailPollResult {
-	items: INodeExecutionData[];
-	/** The node's static data held a state for the email events (for settleHandover, once the whole poll is known). */
-	ownState: boolean;
-}
-
 /**
- * One scheduled (or activation) poll of the email events. Their state is written to `stored` once every request
- * succeeded; the caller settles the handover (handover.ts) once the whole poll succeeded.
+ * One scheduled (or activation) poll of the email events. Nothing is written here: the caller writes `state` once
+ * the whole poll succeeded, and settles the handover (handover.ts).
  */
-export async function pollEmail(
+async function pollEmail(
 	context: IPollFunctions,
 	stored: IDataObject,
-): Promise<EmailPollResult> {
-	const settings = await readEmailSettings(context);
+	settings: EmailSettings,
+): Promise<PollOutcome<TriggerState>> {
 	const client = clientForPoll(context);
 	const startedAt = Date.now();
 	const deadline = pollDeadline(context, startedAt);
@@ -187,7 +180,5 @@ export async function pollEmail(
 	} else if (warnings.length > 0) {
 		state.warnings = warnings;
 	}
-	// Only now, after every request succeeded: a failed poll leaves the previous state exactly as it was.
-	writeState(stored, state);
-	return { items, ownState: found.kind !== 'absent' };
+	return { items, state, ownState: found.kind !== 'absent' };
 }

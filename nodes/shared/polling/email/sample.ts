@@ -1,13 +1,8 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type INodeExecutionData,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { clientForPoll } from '../pollClient';
 import { DAY_MS, dateToServiceTime } from '../../values/serviceTime';
-import type { MessagingClient } from '../../transport/client';
+import type { PollSample } from '../poller';
 import { SAMPLE_SIZE } from '../pollRun';
 import {
 	fetchBouncePage,
@@ -19,20 +14,14 @@ import {
 	type ListedEvent,
 } from './events';
 import { MAX_PAGES } from './scan';
-import { readEmailSettings, type EmailSettings } from './settings';
+import type { EmailSettings } from './settings';
 
-/** "Fetch Test Event" for the email events: the most recent ones, no state touched. */
-export async function sampleEmail(context: IPollFunctions): Promise<INodeExecutionData[][]> {
-	const settings = await readEmailSettings(context);
-	return await sample(context, clientForPoll(context), settings);
-}
-
-/** "Fetch Test Event": the most recent events in the windows, cursors untouched. */
-async function sample(
+/** "Fetch Test Event" for the email events: the most recent ones in the service's windows, no state touched. */
+export async function sampleEmail(
 	context: IPollFunctions,
-	client: MessagingClient,
 	settings: EmailSettings,
-): Promise<INodeExecutionData[][]> {
+): Promise<PollSample> {
+	const client = clientForPoll(context);
 	const events: ListedEvent[] = [];
 	if (settings.events.includes('bounce')) {
 		const first = await fetchBouncePage(client, 0);
@@ -60,21 +49,26 @@ async function sample(
 	const recent = events
 		.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
 		.slice(-SAMPLE_SIZE);
-	if (recent.length === 0) {
-		const watched = settings.events
-			.map((event) => (event === 'bounce' ? 'bounces' : 'unsubscribes'))
-			.join(' or ');
-		throw new NodeOperationError(
-			context.getNode(),
-			`No ${watched} in the service's window right now`,
-			{
-				description:
-					'Bounces are listed for the last 24 hours, unsubscribes for today and yesterday (service time). ' +
-					'To make one: send an email to an address that does not exist (with the sandbox: any address at bounce.test, e.g. someone@bounce.test), or add a test address with Messaging Email → Unsubscribe → Add, then fetch again.',
-			},
-		);
-	}
-	return [recent.map((event) => ({ json: toOutput(event, settings.timeZone) }))];
+	return {
+		items: recent.map((event) => ({ json: toOutput(event, settings.timeZone) })),
+		nothing: noEmailSample(context, settings),
+	};
+}
+
+/** Fetch Test Event found no email event: say which windows were read and how to make an event. */
+function noEmailSample(context: IPollFunctions, settings: EmailSettings): NodeOperationError {
+	const watched = settings.events
+		.map((event) => (event === 'bounce' ? 'bounces' : 'unsubscribes'))
+		.join(' or ');
+	return new NodeOperationError(
+		context.getNode(),
+		`No ${watched} in the service's window right now`,
+		{
+			description:
+				'Bounces are listed for the last 24 hours, unsubscribes for today and yesterday (service time). ' +
+				'To make one: send an email to an address that does not exist (with the sandbox: any address at bounce.test, e.g. someone@bounce.test), or add a test address with Messaging Email → Unsubscribe → Add, then fetch again.',
+		},
+	);
 }
 
 async function readAll(

@@ -1,4 +1,4 @@
-import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { readAccountTimeZone } from '../../values/account';
 import {
@@ -15,16 +15,15 @@ export interface EmailSettings {
 	timeZone: string;
 }
 
-export async function readEmailSettings(context: IPollFunctions): Promise<EmailSettings> {
+/** The email events' settings, or undefined when neither Bounce nor Unsubscribe is chosen. */
+export async function readEmailSettings(
+	context: IPollFunctions,
+): Promise<EmailSettings | undefined> {
 	const node = context.getNode();
 	const events = chosenEvents(context.getNodeParameter('events', [])).filter(
 		(event): event is EventType => event === 'bounce' || event === 'unsubscribe',
 	);
-	if (events.length === 0) {
-		throw new NodeOperationError(node, 'Events: choose Bounce, Unsubscribe or both', {
-			description: 'The trigger needs at least one event type to watch.',
-		});
-	}
+	if (events.length === 0) return undefined;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const timeZone = await readAccountTimeZone(context);
 	const maxEventsPerPoll = readMaxEventsPerPoll(node, options, DEFAULT_MAX_EVENTS_PER_POLL);

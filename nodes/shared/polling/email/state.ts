@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isServiceTime } from '../../values/serviceTime';
 import { isRecord, kindOf } from '../../values/objects';
+import type { Handover } from '../handover';
 
 /**
  * What the trigger keeps in the node's static data between polls. Kept small on purpose: events are remembered
@@ -194,6 +195,17 @@ function dropBrokenOptionals(bounce: BounceState, key: 'seconds', width: number)
 	delete rest[key];
 	return rest;
 }
+
+/** The email events' state as its handover (handover.ts) reads it: whole, and made for the same watched events. */
+export const emailHandover: Handover<StoredState & { kind: 'valid' }> = {
+	stateKey: STATE_KEY,
+	label: 'email events',
+	read: (stored) => {
+		const read = readState(stored);
+		return read.kind === 'valid' && Object.keys(read.damage).length === 0 ? read : undefined;
+	},
+	signature: (read) => read.state.events,
+};
 
 /** Replaces the trigger's state in place (n8n saves the object it handed out, so it must be mutated, not replaced). */
 export function writeState(stored: IDataObject, state: TriggerState): void {

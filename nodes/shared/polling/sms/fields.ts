@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { DEFAULT_SMS_LOOK_BACK_DAYS } from './poller';
+import { DEFAULT_SMS_LOOK_BACK_DAYS } from './settings';
 
 /** The SMS events, as options of the trigger's Events field (the editor lists them as "On SMS Delivered", …). */
 export const smsEventOptions: INodePropertyOptions[] = [

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 import { isRecord } from '../../values/objects';
+import type { Handover } from '../handover';
 
 /**
  * What the trigger keeps between polls for SMS delivery events, under its own key of the node's static data.
@@ -145,6 +146,16 @@ export function readSmsState(stored: IDataObject): StoredSmsState {
 		? { kind: 'valid', state, damagedCampaigns }
 		: { kind: 'valid', state };
 }
+
+/** The SMS delivery state as its handover (handover.ts) reads it: valid in full (it is the same whatever is watched). */
+export const smsHandover: Handover<SmsState> = {
+	stateKey: SMS_STATE_KEY,
+	label: 'SMS delivery events',
+	read: (stored) => {
+		const read = readSmsState(stored);
+		return read.kind === 'valid' && !read.damagedCampaigns ? read.state : undefined;
+	},
+};
 
 /** Writes the SMS state under its key, leaving the other keys (the email events' state) alone. */
 export function writeSmsState(stored: IDataObject, state: SmsState): void {
