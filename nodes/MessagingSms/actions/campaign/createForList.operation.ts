@@ -8,6 +8,7 @@ import {
 
 import { readAccountTimeZone } from '../../../shared/account';
 import { runPerItem } from '../../../shared/items';
+import { sendOnceGate } from '../../../shared/sendOnce/gate';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, readId } from '../../helpers/fields';
 import {
@@ -36,13 +37,19 @@ export async function execute(
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
 	const accountZone = await readAccountTimeZone(this);
+	const once = sendOnceGate(this);
 	return await runPerItem(this, client, {
-		prepare: (itemIndex): IDataObject => ({
-			sender: readSender(this, itemIndex),
-			addressBookId: readId(this, itemIndex, 'addressBookId', 'Mailing List'),
-			body: readBody(this, itemIndex),
-			...readCampaignOptions(this, itemIndex, accountZone),
-		}),
+		prepare: (itemIndex): IDataObject => {
+			const request: IDataObject = {
+				sender: readSender(this, itemIndex),
+				addressBookId: readId(this, itemIndex, 'addressBookId', 'Mailing List'),
+				body: readBody(this, itemIndex),
+				...readCampaignOptions(this, itemIndex, accountZone),
+			};
+			once?.readKey(itemIndex, () => request);
+			return request;
+		},
+		gate: once,
 		send: async (request, itemIndex) => {
 			const response = await client.request<IDataObject>({
 				method: 'POST',

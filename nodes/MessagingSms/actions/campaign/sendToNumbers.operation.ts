@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { readAccountTimeZone } from '../../../shared/account';
+import { sendOnceGate } from '../../../shared/sendOnce/gate';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { runPhoneBulk } from '../../helpers/bulk';
 import { readPhones } from '../../helpers/phones';
@@ -39,7 +40,9 @@ export async function execute(
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
 	const accountZone = await readAccountTimeZone(this);
+	const once = sendOnceGate(this);
 	return await runPhoneBulk<IDataObject>(this, client, {
+		gate: once,
 		prepare: (itemIndex) => {
 			const settings: IDataObject = {
 				sender: readSender(this, itemIndex),
@@ -47,6 +50,7 @@ export async function execute(
 				...readCampaignOptions(this, itemIndex, accountZone),
 			};
 			const phones = readPhones(this, itemIndex);
+			once?.readKey(itemIndex, () => [settings, [...new Set(phones)].sort()]);
 			return {
 				key: JSON.stringify(settings),
 				group: settings,

@@ -4,6 +4,7 @@ import { futureSendTime, readDateParameter } from '../../../shared/dates';
 import { emptyInput, invalidInput } from '../../../shared/items';
 import { listOrTypedLocator } from '../../../shared/locators';
 import { readParameter, readText } from '../../../shared/parameters';
+import { sendOnceOption } from '../../../shared/sendOnce/fields';
 
 /** Fields and readers of the campaign operations (sender, text, route, campaign options), next to them. */
 
@@ -198,6 +199,7 @@ export const campaignOptionsField: INodeProperties = {
 			description:
 				'Whether a scheduled campaign also reaches contacts added to the mailing list after it was created and before it is sent (paid plans)',
 		},
+		sendOnceOption,
 	],
 };
 
