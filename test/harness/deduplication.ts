@@ -15,11 +15,12 @@ import type {
  * n8n's deduplication store (`this.helpers.checkProcessedAndRecord` and friends) for runs through n8n-core.
  * n8n-core only forwards these helpers to a deduplicator that n8n's server registers (DataDeduplicationService):
  * n8n's own one (packages/cli, DeduplicationHelper) needs n8n's database and its TypeORM repositories, so it
- * cannot run inside this harness. This one follows what n8n's does, for the mode the package uses ('entries'):
+ * cannot run inside this harness. This one follows what n8n 2.40.7's does (dist/deduplication/deduplication-helper.js),
+ * for the mode the package uses ('entries'):
  * - one row per workflow and context: `n:<node id>` for scope 'node', '' for scope 'workflow';
  * - a row holds `{ mode, data }`, data the md5 (base64) of each value's text, oldest first;
- * - checkProcessedAndRecord reads the row, marks each value processed when its hash is in the row (or was added
- *   by an earlier value of the same call), appends the new ones, drops the oldest beyond maxEntries, writes the
+ * - checkProcessedAndRecord reads the row, marks each value processed when its hash is in the row as read (n8n
+ *   2.40.7; a value given twice in one call is new twice: the package never does that), appends the new ones, drops the oldest beyond maxEntries, writes the
  *   row back: a read, then a write, with no lock in between (two calls that overlap lose one's values);
  * - a row saved in another mode is refused; removeProcessed drops each value's first match; clear deletes the row.
  * The row is kept as JSON text, as in the database, and every read and write waits a turn of the event loop
@@ -79,8 +80,10 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			return { new: items, processed: [] };
 		}
 		const output: IDeduplicationOutput = { new: [], processed: [] };
+		// As n8n 2.40: the row's hashes as they were read; a value twice in one call is new twice.
+		const seen = new Set(row.data);
 		hashes.forEach((hash, index) => {
-			if (row.data.includes(hash)) output.processed.push(items[index]);
+			if (seen.has(hash)) output.processed.push(items[index]);
 			else {
 				output.new.push(items[index]);
 				row.data.push(hash);
