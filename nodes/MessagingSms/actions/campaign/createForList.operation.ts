@@ -11,6 +11,7 @@ import { runPerItem } from '../../../shared/items';
 import { sendOnceGate } from '../../../shared/sendOnce/gate';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { addressBookIdField, readId } from '../../helpers/fields';
+import { applySendWindow } from '../../helpers/sendWindow';
 import {
 	bodyField,
 	campaignOptionsField,
@@ -38,6 +39,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const accountZone = await readAccountTimeZone(this);
 	const once = sendOnceGate(this);
+	const now = new Date();
 	return await runPerItem(this, client, {
 		prepare: (itemIndex): IDataObject => {
 			const request: IDataObject = {
@@ -46,11 +48,13 @@ export async function execute(
 				body: readBody(this, itemIndex),
 				...readCampaignOptions(this, itemIndex, accountZone),
 			};
+			// The key before the window: it must not depend on when the workflow runs.
 			once?.readKey(itemIndex, () => request);
-			return request;
+			const window = applySendWindow(this, itemIndex, request, accountZone, now);
+			return window ? { ...request, sendWindow: window } : request;
 		},
 		gate: once,
-		send: async (request, itemIndex) => {
+		send: async ({ sendWindow, ...request }, itemIndex) => {
 			const response = await client.request<IDataObject>({
 				method: 'POST',
 				path: '/sms/campaigns',
@@ -60,6 +64,7 @@ export async function execute(
 			return {
 				...response,
 				campaign_id: String(response.campaign_id ?? ''),
+				...(sendWindow as IDataObject | undefined),
 				...(request.emulate ? { dryRun: true } : {}),
 			};
 		},

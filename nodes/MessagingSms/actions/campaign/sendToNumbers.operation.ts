@@ -11,6 +11,7 @@ import { sendOnceGate } from '../../../shared/sendOnce/gate';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { runPhoneBulk } from '../../helpers/bulk';
 import { readPhones } from '../../helpers/phones';
+import { applySendWindow } from '../../helpers/sendWindow';
 import { batchingField, phonesField } from '../../helpers/fields';
 import {
 	bodyField,
@@ -41,6 +42,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const accountZone = await readAccountTimeZone(this);
 	const once = sendOnceGate(this);
+	const now = new Date();
 	return await runPhoneBulk<IDataObject>(this, client, {
 		gate: once,
 		prepare: (itemIndex) => {
@@ -50,7 +52,10 @@ export async function execute(
 				...readCampaignOptions(this, itemIndex, accountZone),
 			};
 			const phones = readPhones(this, itemIndex);
+			// The key before the window: it must not depend on when the workflow runs.
 			once?.readKey(itemIndex, () => [settings, [...new Set(phones)].sort()]);
+			const window = applySendWindow(this, itemIndex, settings, accountZone, now);
+			if (window) settings.sendWindow = window;
 			return {
 				key: JSON.stringify(settings),
 				group: settings,
@@ -58,7 +63,7 @@ export async function execute(
 			};
 		},
 		send: async ({ group: settings, phones, items }) => {
-			const { sender, body, ...rest } = settings;
+			const { sender, body, sendWindow, ...rest } = settings;
 			const response = await client.request<IDataObject>({
 				method: 'POST',
 				path: '/sms/send',
@@ -69,6 +74,7 @@ export async function execute(
 				...response,
 				campaign_id: String(response.campaign_id ?? ''),
 				phones,
+				...(sendWindow as IDataObject | undefined),
 			};
 			if (settings.emulate) json.dryRun = true;
 			return [{ json, items }];

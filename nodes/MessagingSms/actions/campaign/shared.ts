@@ -5,6 +5,7 @@ import { emptyInput, invalidInput } from '../../../shared/items';
 import { listOrTypedLocator } from '../../../shared/locators';
 import { readParameter, readText } from '../../../shared/parameters';
 import { sendOnceOption } from '../../../shared/sendOnce/fields';
+import { sendWindowOption } from '../../helpers/sendWindow';
 
 /** Fields and readers of the campaign operations (sender, text, route, campaign options), next to them. */
 
@@ -200,6 +201,7 @@ export const campaignOptionsField: INodeProperties = {
 				'Whether a scheduled campaign also reaches contacts added to the mailing list after it was created and before it is sent (paid plans)',
 		},
 		sendOnceOption,
+		sendWindowOption,
 	],
 };
 
