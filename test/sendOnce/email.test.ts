@@ -287,6 +287,19 @@ describe('Send Once per Key: bad keys are refused before anything is sent', () =
 		expect(sentTo()).toEqual(['a@example.com']);
 	});
 
+	test('a bad key in the first item fails that item only (Continue On Fail)', async () => {
+		const parameters = sendParameters({
+			to: '={{ $json.email }}',
+			options: { sendOnce: { settings: { key: '={{ $json.orderId }}' } } },
+		});
+		const result = await t.email(parameters, orders({ id: 1 }, 2), { continueOnFail: true });
+		expect(jsonOf(result)[0].error).toBe(
+			'Send Once per Key: Key must be text, but the value is an object ({"id":1}) [item 0]',
+		);
+		expect(jsonOf(result)[1]).toMatchObject({ alreadySent: false, sendOnceKey: '2' });
+		expect(sentTo()).toEqual(['buyer1@example.com']);
+	});
+
 	test('Remember For (Days) given as an expression that is not a whole number', async () => {
 		const result = await t.email(confirmation({ days: '={{ 1.5 }}' }), orders(1));
 		expect(result.error?.message).toBe(

@@ -52,7 +52,14 @@ function readSettings(context: IExecuteFunctions): Settings | undefined {
 	const raw = (context.getNode().parameters.options as IDataObject | undefined)?.sendOnce as
 		IDataObject | undefined;
 	if (!raw?.settings) return undefined;
-	const settings = readParameter(context, 'options.sendOnce.settings', 0, {}) as IDataObject;
+	// Field by field: the Key is read per item (a bad one fails its item, not the run).
+	const setting = (name: string, fallback: unknown) =>
+		readParameter(context, `options.sendOnce.settings.${name}`, 0, fallback);
+	const settings = {
+		days: setting('days', 30),
+		scope: setting('scope', 'node'),
+		forget: setting('forget', 'nothing'),
+	};
 	const days = Number(settings.days ?? 30);
 	if (!Number.isInteger(days) || days < 0)
 		throw invalidInput(
