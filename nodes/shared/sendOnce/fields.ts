@@ -9,7 +9,7 @@ export const sendOnceOption: INodeProperties = {
 	displayName: 'Send Once per Key',
 	name: 'sendOnce',
 	type: 'fixedCollection',
-	placeholder: 'Add Send Once per Key',
+	placeholder: 'Add Send Once Key',
 	default: {},
 	description:
 		'Whether to remember what was sent, so that a re-run, a Retry or a repeated webhook does not send the same message again: an item whose key was already sent is not sent and comes out with alreadySent: true',
