@@ -93,6 +93,12 @@ const SHAPES: Array<[string | IDataObject, boolean]> = [
 	['x {{ $json.a }}', true],
 	[{ key: 'value', list: [1, 'two', { three: 3 }] }, true],
 	[{ key: '={{ $json.a }}', other: 'fixed' }, false],
+	// An Options collection with a mapped entry inside a fixed collection (Send Once per Key → Key).
+	[
+		{ sendOnce: { settings: { key: '={{ $json.a }}-confirmation', scope: 'node' } }, dryRun: true },
+		false,
+	],
+	[{ outer: { inner: '={{ $json.n }}' }, code: '={{ $json.n + 1 }}' }, false],
 ];
 
 /** Items over which every shape is read; some make the cheap path step aside (e.g. a string where an object was). */

@@ -25,6 +25,7 @@ import {
 
 import { CredentialStore, TestCredentialsHelper } from './credentials';
 import { additionalData } from './additional-data';
+import { deduplicationStore } from './deduplication';
 
 export interface InputItem {
 	json: IDataObject;
@@ -42,6 +43,9 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** Expression engine for this run; default: N8N_EXPRESSION_ENGINE, else 'vm' (n8n 2.x's default). */
 	engine?: ExpressionEngine;
+	/** The node's and the workflow's ids (n8n's deduplication store keeps keys per node id or workflow id). */
+	nodeId?: string;
+	workflowId?: string;
 }
 
 export type ExpressionEngine = 'vm' | 'legacy';
@@ -233,6 +237,7 @@ let executionCounter = 0;
 /** Runs Input → node through n8n-core's WorkflowExecute, as n8n runs a manual execution. */
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	await ensureBinaryStorage();
+	deduplicationStore();
 	await useExpressionEngine(options.engine);
 	const nodeTypeName = `${PACKAGE}.${options.node.description.name}`;
 	const nodeTypes = new NodeTypes({
@@ -255,8 +260,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			: undefined,
 	}));
 
+	const workflowId = options.workflowId ?? 'test-workflow';
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: workflowId,
 		nodes: [
 			{
 				id: 'input',
@@ -267,7 +273,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 				parameters: { items: JSON.stringify(items) },
 			},
 			{
-				id: 'subject',
+				id: options.nodeId ?? 'subject',
 				name: 'Node',
 				type: nodeTypeName,
 				typeVersion: 1,
@@ -285,7 +291,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 
 	const executionId = String(++executionCounter);
 	const mode = options.mode ?? 'manual';
-	const hooks = new ExecutionLifecycleHooks(mode, executionId, { id: 'test-workflow' } as never);
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, { id: workflowId } as never);
 
 	const executionData = additionalData({
 		hooks,

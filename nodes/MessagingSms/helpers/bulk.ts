@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { type BulkOutput, readBatching, runBulk } from '../../shared/items/bulk';
+import type { SendGate } from '../../shared/items/engine';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /** Phones per request when the user sets nothing. The service documents no limit; 1,000 keeps bodies small. */
@@ -47,6 +48,8 @@ export async function runPhoneBulk<G, D = undefined>(
 		 * and its description names this cap (Check Numbers), so a larger Batch Size is not an error here.
 		 */
 		maxBatchSize?: number;
+		/** Send Once per Key (shared/sendOnce/), when the operation offers it. */
+		gate?: SendGate;
 	},
 ): Promise<INodeExecutionData[]> {
 	const batching = readBatching(context, DEFAULT_BATCH_SIZE);
@@ -75,5 +78,6 @@ export async function runPhoneBulk<G, D = undefined>(
 			});
 		},
 		describeFailed: (values) => ({ phones: values.map(phoneOf) }),
+		gate: spec.gate,
 	});
 }

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { checkWholeNumber } from '../values/checks';
-import { errorJson, forEveryItem, inInputOrder, pairedTo, sendAll } from './engine';
+import { errorJson, forEveryItem, inInputOrder, pairedTo, sendAll, type SendGate } from './engine';
 import { invalidInput } from '../values/inputErrors';
 import { readParameter } from './parameters';
 import type { MessagingClient } from '../transport/client';
@@ -193,14 +193,17 @@ export async function runBulk<G, V>(
 		send: (batch: BulkBatch<G, V>) => Promise<BulkOutput[]>;
 		/** What an error item carries besides the error (e.g. the item's phones in the failed request). */
 		describeFailed: (values: V[]) => IDataObject;
+		/** Decides which read items are sent (Send Once per Key); without it every read item is. */
+		gate?: SendGate;
 	},
 ): Promise<INodeExecutionData[]> {
 	const { combineItems, batchSize } = spec.batching;
 	const { identify, merge } = spec;
 
-	// Each item's values go into their group as the item is read; nothing per item is kept besides that.
+	// Each item's values go into their group as the item is read; nothing per item is kept besides that (with a
+	// gate, the plans are kept until it has admitted the items).
 	const groups = new Map<string, Gathered<G, V>>();
-	const errorItems = await forEveryItem(context, spec.prepare, (itemIndex, plan) => {
+	const gather = (itemIndex: number, plan: BulkPlan<G, V>) => {
 		const key = combineItems ? plan.key : `${plan.key}#${itemIndex}`;
 		let gathered = groups.get(key);
 		if (!gathered) {
@@ -230,7 +233,18 @@ export async function runBulk<G, V>(
 				if (of !== itemIndex) items[position] = [of, itemIndex];
 			} else if (of[of.length - 1] !== itemIndex) of.push(itemIndex);
 		}
-	});
+	};
+	const { gate } = spec;
+	const plans: Array<[number, BulkPlan<G, V>]> = [];
+	const errorItems = await forEveryItem(
+		context,
+		spec.prepare,
+		gate ? (itemIndex, plan) => plans.push([itemIndex, plan]) : gather,
+	);
+	if (gate) {
+		const admitted = await gate.admit(plans.map(([itemIndex]) => itemIndex));
+		for (const [itemIndex, plan] of plans) if (admitted.has(itemIndex)) gather(itemIndex, plan);
+	}
 
 	const slices: Array<Slice<G, V>> = [];
 	for (const gathered of groups.values()) {
@@ -239,27 +253,36 @@ export async function runBulk<G, V>(
 			slices.push({ gathered, start, end: Math.min(start + batchSize, gathered.values.length) });
 	}
 
-	const results = await sendAll(context, client, slices, {
-		send: async (slice) =>
-			(await spec.send(batchOf(slice))).map(({ json, items }) => ({
-				json,
-				pairedItem: paired(items),
-			})),
-		firstItem: (slice) => sliceItems(slice)[0],
-		onFailure: (error, slice) => {
-			const batch = batchOf(slice);
-			return batch.items.map((itemIndex) => ({
-				json: {
-					...errorJson(error),
-					...spec.describeFailed(
-						batch.entries
-							.filter((entry) => entry.items.includes(itemIndex))
-							.map((entry) => entry.value),
-					),
-				},
-				pairedItem: { item: itemIndex },
-			}));
-		},
-	});
-	return inInputOrder([...errorItems, ...results.flat()]);
+	const sendSlice = async (slice: Slice<G, V>) =>
+		(await spec.send(batchOf(slice))).map(({ json, items }) => ({
+			json,
+			pairedItem: paired(items),
+		}));
+	let results: INodeExecutionData[][];
+	try {
+		results = await sendAll(context, client, slices, {
+			send: async (slice) =>
+				gate
+					? await gate.send(sliceItems(slice), async () => await sendSlice(slice))
+					: await sendSlice(slice),
+			firstItem: (slice) => sliceItems(slice)[0],
+			onFailure: (error, slice) => {
+				const batch = batchOf(slice);
+				return batch.items.map((itemIndex) => ({
+					json: {
+						...errorJson(error),
+						...spec.describeFailed(
+							batch.entries
+								.filter((entry) => entry.items.includes(itemIndex))
+								.map((entry) => entry.value),
+						),
+					},
+					pairedItem: { item: itemIndex },
+				}));
+			},
+		});
+	} finally {
+		if (gate) await gate.settle();
+	}
+	return inInputOrder([...errorItems, ...results.flat(), ...(gate?.notSent() ?? [])]);
 }

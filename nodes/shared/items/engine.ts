@@ -138,15 +138,49 @@ export async function runPerItem<Prepared>(
 	steps: {
 		prepare: (itemIndex: number) => Prepared | Promise<Prepared>;
 		send: (prepared: Prepared, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+		/** Decides which read items are sent (Send Once per Key); without it every read item is. */
+		gate?: SendGate;
 	},
 ): Promise<INodeExecutionData[]> {
-	const { values, errorItems } = await readEveryItem(context, steps.prepare);
-	const results = await sendAll(context, client, values, {
-		send: async ({ value, itemIndex }) => toItems(await steps.send(value, itemIndex), itemIndex),
-		firstItem: ({ itemIndex }) => itemIndex,
-		onFailure: (error, { itemIndex }) => toItems(errorJson(error), itemIndex),
-	});
-	return inInputOrder([...errorItems, ...results.flat()]);
+	const { gate } = steps;
+	const read = await readEveryItem(context, steps.prepare);
+	let { values } = read;
+	if (gate) {
+		const admitted = await gate.admit(values.map(({ itemIndex }) => itemIndex));
+		values = values.filter(({ itemIndex }) => admitted.has(itemIndex));
+	}
+	const send = async (value: Prepared, itemIndex: number) =>
+		toItems(await steps.send(value, itemIndex), itemIndex);
+	let results: INodeExecutionData[][];
+	try {
+		results = await sendAll(context, client, values, {
+			send: async ({ value, itemIndex }) =>
+				gate
+					? await gate.send([itemIndex], async () => await send(value, itemIndex))
+					: await send(value, itemIndex),
+			firstItem: ({ itemIndex }) => itemIndex,
+			onFailure: (error, { itemIndex }) => toItems(errorJson(error), itemIndex),
+		});
+	} finally {
+		if (gate) await gate.settle();
+	}
+	return inInputOrder([...read.errorItems, ...results.flat(), ...(gate?.notSent() ?? [])]);
+}
+
+/**
+ * Between reading and sending: which items go out, and what the others output (Send Once per Key,
+ * shared/sendOnce/). The engines call `admit` once every item is read, run each request through `send`, and
+ * `settle` once sending stopped (also after a failure), then add `notSent()` to the output.
+ */
+export interface SendGate {
+	admit(itemIndexes: number[]): Promise<Set<number>>;
+	/** Runs one request for these items; marks its output items (sent now) or handles its failure. */
+	send(
+		itemIndexes: number[],
+		request: () => Promise<INodeExecutionData[]>,
+	): Promise<INodeExecutionData[]>;
+	settle(): Promise<void>;
+	notSent(): INodeExecutionData[];
 }
 
 /** Orders output items by the first input item each is paired to (stable for items of the same input). */

@@ -29,6 +29,8 @@ type Plan =
 	| { kind: 'constant'; value: unknown }
 	| { kind: 'field'; path: PathSegment[] }
 	| { kind: 'template'; parts: Array<string | PathSegment[]> }
+	/** A collection whose members are each constant or a field read (an Options collection with one mapped entry). */
+	| { kind: 'members'; plans: Array<[string, Plan]> }
 	| { kind: 'evaluate' };
 
 /** The answer "ask n8n": a field reference that cannot be read safely. */
@@ -69,6 +71,15 @@ function containsExpression(value: unknown): boolean {
 /** How to read one raw parameter value; computed once per parameter and execution. */
 function planFor(raw: unknown): Plan {
 	if (!containsExpression(raw)) return { kind: 'constant', value: raw };
+	if (isPlainObject(raw)) {
+		const plans = Object.entries(raw).map(([key, member]): [string, Plan] => [
+			key,
+			planFor(member),
+		]);
+		return plans.some(([, plan]) => plan.kind === 'evaluate')
+			? { kind: 'evaluate' }
+			: { kind: 'members', plans };
+	}
 	if (typeof raw !== 'string') return { kind: 'evaluate' };
 	const source = raw.slice(1);
 	const single = /^\{\{([^{}]*)\}\}$/.exec(source);
@@ -312,6 +323,41 @@ export interface ReadOptions {
 /** Shared default (read per item: no object per call). */
 const NO_OPTIONS: ReadOptions = {};
 
+/** A planned value read from the item's JSON, or UNSURE (then n8n evaluates the whole parameter). */
+function readPlanned(plan: Plan, json: IDataObject): unknown {
+	switch (plan.kind) {
+		case 'constant':
+			return copyOf(plan.value);
+		case 'field':
+			return readField(json, plan.path);
+		case 'template': {
+			let text = '';
+			for (const part of plan.parts) {
+				if (typeof part === 'string') {
+					text += part;
+					continue;
+				}
+				const value = readField(json, part);
+				const written = value === UNSURE ? UNSURE : inText(value);
+				if (written === UNSURE) return UNSURE;
+				text += written;
+			}
+			return text;
+		}
+		case 'members': {
+			const object: Record<string, unknown> = {};
+			for (const [key, member] of plan.plans) {
+				const value = readPlanned(member, json);
+				if (value === UNSURE) return UNSURE;
+				object[key] = value;
+			}
+			return object;
+		}
+		default:
+			return UNSURE;
+	}
+}
+
 class ParameterReader {
 	private readonly plans = new Map<string, Plan>();
 	private items: INodeExecutionData[] | undefined;
@@ -350,22 +396,8 @@ class ParameterReader {
 		this.items ??= this.context.getInputData();
 		const json = this.items[itemIndex]?.json;
 		if (json === undefined) return this.context.getNodeParameter(name, itemIndex, fallback);
-		if (plan.kind === 'field') {
-			const value = readField(json, plan.path);
-			return value === UNSURE ? this.context.getNodeParameter(name, itemIndex, fallback) : value;
-		}
-		let text = '';
-		for (const part of plan.parts) {
-			if (typeof part === 'string') {
-				text += part;
-				continue;
-			}
-			const value = readField(json, part);
-			const written = value === UNSURE ? UNSURE : inText(value);
-			if (written === UNSURE) return this.context.getNodeParameter(name, itemIndex, fallback);
-			text += written;
-		}
-		return text;
+		const value = readPlanned(plan, json);
+		return value === UNSURE ? this.context.getNodeParameter(name, itemIndex, fallback) : value;
 	}
 
 	private declarationOf(name: string) {

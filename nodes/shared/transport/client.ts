@@ -406,11 +406,15 @@ export class MessagingClient {
 					? `Failed ${attempts} times`
 					: '';
 		}
-		return toNodeApiError(node, failure, {
+		const error = toNodeApiError(node, failure, {
 			itemIndex: request.itemIndex,
 			context,
 			secrets: this.secrets,
 		});
+		// Send Once per Key keeps the key of such a send (shared/sendOnce/): it may have been delivered.
+		if (!idempotent && !failure.beforeSend && (failure.unreadable || transient(failure)))
+			error.context.sendOutcomeUnknown = true;
+		return error;
 	}
 
 	/** A 401 that survived n8n's one token refresh: bad or revoked credentials. */

@@ -23,6 +23,8 @@ import {
 } from '../../helpers/attachments';
 import { readParameter, readText } from '../../../shared/items/parameters';
 import { quoteValue } from '../../../shared/values/objects';
+import { sendOnceOption } from '../../../shared/sendOnce/fields';
+import { sendOnceGate } from '../../../shared/sendOnce/gate';
 import {
 	readVariables,
 	VariableError,
@@ -203,7 +205,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: attachmentOptions,
+		options: [...attachmentOptions, sendOnceOption],
 	},
 ];
 
@@ -380,8 +382,14 @@ export async function execute(
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
 	const checkSender = senderCheck(this, client);
+	const once = sendOnceGate(this);
 	return await runPerItem(this, client, {
-		prepare: async (itemIndex) => await prepare(this, itemIndex, checkSender),
+		prepare: async (itemIndex) => {
+			const prepared = await prepare(this, itemIndex, checkSender);
+			once?.readKey(itemIndex, () => [prepared.email, prepared.summary.attachments ?? []]);
+			return prepared;
+		},
+		gate: once,
 		send: async ({ email, summary, binaryAttachments, otherBytes }, itemIndex) => {
 			const attachments = await loadBinaryAttachments(
 				this,

@@ -7,9 +7,11 @@ import {
 } from 'n8n-workflow';
 
 import { readAccountTimeZone } from '../../../shared/values/account';
+import { sendOnceGate } from '../../../shared/sendOnce/gate';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { runPhoneBulk } from '../../helpers/bulk';
 import { readPhones } from '../../helpers/phones';
+import { applySendWindow } from '../../helpers/sendWindow';
 import { batchingField, phonesField } from '../../helpers/fields';
 import {
 	bodyField,
@@ -39,7 +41,10 @@ export async function execute(
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
 	const accountZone = await readAccountTimeZone(this);
+	const once = sendOnceGate(this);
+	const now = new Date();
 	return await runPhoneBulk<IDataObject>(this, client, {
+		gate: once,
 		prepare: (itemIndex) => {
 			const settings: IDataObject = {
 				sender: readSender(this, itemIndex),
@@ -47,6 +52,10 @@ export async function execute(
 				...readCampaignOptions(this, itemIndex, accountZone),
 			};
 			const phones = readPhones(this, itemIndex);
+			// The key before the window: it must not depend on when the workflow runs.
+			once?.readKey(itemIndex, () => [settings, [...new Set(phones)].sort()]);
+			const window = applySendWindow(this, itemIndex, settings, accountZone, now);
+			if (window) settings.sendWindow = window;
 			return {
 				key: JSON.stringify(settings),
 				group: settings,
@@ -54,7 +63,7 @@ export async function execute(
 			};
 		},
 		send: async ({ group: settings, phones, items }) => {
-			const { sender, body, ...rest } = settings;
+			const { sender, body, sendWindow, ...rest } = settings;
 			const response = await client.request<IDataObject>({
 				method: 'POST',
 				path: '/sms/send',
@@ -65,6 +74,7 @@ export async function execute(
 				...response,
 				campaign_id: String(response.campaign_id ?? ''),
 				phones,
+				...(sendWindow as IDataObject | undefined),
 			};
 			if (settings.emulate) json.dryRun = true;
 			return [{ json, items }];

@@ -4,6 +4,8 @@ import { futureSendTime, readDateParameter } from '../../../shared/values/dates'
 import { emptyInput, invalidInput } from '../../../shared/values/inputErrors';
 import { listOrTypedLocator } from '../../../shared/items/locators';
 import { readParameter, readText } from '../../../shared/items/parameters';
+import { sendOnceOption } from '../../../shared/sendOnce/fields';
+import { sendWindowOption } from '../../helpers/sendWindow';
 
 /** Fields and readers of the campaign operations (sender, text, route, campaign options), next to them. */
 
@@ -198,6 +200,8 @@ export const campaignOptionsField: INodeProperties = {
 			description:
 				'Whether a scheduled campaign also reaches contacts added to the mailing list after it was created and before it is sent (paid plans)',
 		},
+		sendOnceOption,
+		sendWindowOption,
 	],
 };
 
