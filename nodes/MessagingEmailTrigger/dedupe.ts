@@ -1,36 +1,48 @@
 /**
  * Repeats: the service posts a batch again when it did not see a 2xx answer (also the 404s n8n gives while it
- * restarts), so the same event can arrive twice. The trigger remembers the key of every event it emitted for
- * REPEAT_WINDOW_MS, in the workflow's static data: n8n saves a webhook node's static data to its database when it
- * answers the request (live-webhooks.js, executeWebhook: `saveStaticData(workflow)` in the response callback) and
- * loads it with the workflow for every request, so the memory survives restarts and is shared by every n8n process
- * of the workflow (main, webhook processors). n8n's deduplication store (checkProcessedAndRecord) is not offered to
- * webhook nodes: WebhookContext's helpers hold no deduplication functions (n8n-core webhook-context.js, lines
- * 38–43; only execute-context.js and supply-data-context.js add them).
+ * restarts), so the same event can arrive twice. The trigger remembers the key of every event it emitted in the
+ * workflow's static data, which n8n loads with the workflow for every request and saves when it changed, so the
+ * memory survives restarts and is shared by every n8n process of the workflow (docs/webhook-trigger.md, "Repeat
+ * memory", says where in n8n).
  *
- * Layout (node static data, `repeats`): `{ v: 1, hours: { "<hour number>": "<keys>" } }`, keys of the events
- * emitted in that hour of arrival, each KEY_LENGTH characters, one after the other. Hours older than the window
- * are dropped. n8n writes the whole static data per request, so two requests answered at the same time could each
- * write what it loaded plus its own keys only; each process therefore keeps what it knows (HourKeys) and writes the
- * union: keys are lost only if two processes answered batches at once and the one that lost its write stopped
- * before answering another batch. Test URL runs (manual mode) are remembered in memory only, apart from
- * production, so a test never hides a production event.
+ * What bounds its cost: n8n parses the whole static data for every request and serialises and writes all of it
+ * whenever it changed (docs/webhook-trigger.md, "What the memory costs"), so the memory is kept to at most
+ * MAX_REMEMBERED_KEYS keys as well as REPEAT_WINDOW_MS: each batch then pays for a bounded store, whatever the
+ * day's volume. Keys are grouped by minute of arrival so that the oldest are dropped a minute at a time.
+ *
+ * Layout (node static data, `repeats`): `{ v: 2, hours: { "<hour>": { "<minute of the hour>": "<keys>" } } }`,
+ * keys of the events emitted in that minute of arrival, each KEY_LENGTH characters, one after the other. n8n
+ * writes the whole static data per request, so two requests answered at the same time could each write what it
+ * loaded plus its own keys only; each process therefore keeps what it knows (Known) and writes the union: keys
+ * are lost only if two processes answered batches at once and the one that lost its write stopped before
+ * answering another batch. Test URL runs (manual mode) are remembered in memory only, apart from production, so a
+ * test never hides a production event.
  */
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { canonicalWebhookKind } from '../shared/records/emailEvents';
+import { isRecord } from '../shared/objects';
 import { serviceNumber } from '../shared/records/values';
 
 /**
  * The service documents no end to its re-posting; 24 hours covers its retries after an outage of a day, and is the
- * window of its bounce list, the daily safety net it advises (wire notes).
+ * window of its bounce list, the daily safety net it advises (docs/service-notes.md, "Webhooks of the email area").
  */
 export const REPEAT_WINDOW_MS = 24 * 3_600_000;
-const HOUR_MS = 3_600_000;
-/** 72 bits of SHA-256 (base64url): a new event is taken for a repeat with odds ~1e-10 among 1 million keys. */
+/**
+ * At most this many keys are kept (1.8 MB of static data): the newest, dropped a minute of arrival at a time.
+ * An account with up to this many events a day keeps the whole window; at 1 million a day it reaches ~3.6 hours
+ * back, at 5 million ~43 minutes (docs/webhook-trigger.md, "What the memory costs").
+ */
+export const MAX_REMEMBERED_KEYS = 150_000;
+const MINUTE_MS = 60_000;
+const MINUTES_PER_HOUR = 60;
+/** 72 bits of SHA-256 (base64url): a new event is taken for a repeat with odds of ~3e-17 among 150,000 keys. */
 export const KEY_LENGTH = 12;
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
+/** Version 1 kept one text per hour of arrival; read as the last minute of that hour. */
+const HOURLY_VERSION = 1;
 
 /** How far an event's whole content is read to key it when it lacks a message id or a time (body.ts bounds it). */
 const MAX_KEY_DEPTH = 64;
@@ -101,54 +113,98 @@ export function eventKey(raw: IDataObject): string {
 	return createHash('sha256').update(identity).digest('base64url').slice(0, KEY_LENGTH);
 }
 
-/** The keys of one hour: `text` as stored (KEY_LENGTH characters each), `keys` the same as a set. */
-interface HourKeys {
-	text: string;
-	keys: Set<string>;
-}
 
-function keysOf(text: string): HourKeys {
-	const keys = new Set<string>();
-	for (let at = 0; at + KEY_LENGTH <= text.length; at += KEY_LENGTH)
-		keys.add(text.slice(at, at + KEY_LENGTH));
-	return { text: text.slice(0, text.length - (text.length % KEY_LENGTH)), keys };
+/** What one process knows of a scope: the text of each minute of arrival as stored, and each key's newest minute. */
+interface Known {
+	minutes: Map<number, string>;
+	keys: Map<string, number>;
 }
 
 /** What this process knows, per workflow, node and mode. */
-const knownByScope = new Map<string, Map<number, HourKeys>>();
+const knownByScope = new Map<string, Known>();
 
-/** The stored hours, or none when the static data holds something else (then it is rewritten from this process). */
-function storedHours(staticData: IDataObject | undefined): Map<number, string> {
-	const hours = new Map<number, string>();
-	const state = staticData?.repeats as IDataObject | undefined;
-	if (!state || state.v !== STATE_VERSION || !state.hours || typeof state.hours !== 'object')
-		return hours;
-	for (const [hour, text] of Object.entries(state.hours as IDataObject))
-		if (typeof text === 'string' && Number.isInteger(Number(hour))) hours.set(Number(hour), text);
-	return hours;
+function* keysIn(text: string) {
+	for (let at = 0; at + KEY_LENGTH <= text.length; at += KEY_LENGTH)
+		yield text.slice(at, at + KEY_LENGTH);
 }
 
-/** Adds to what this process knows of an hour the keys stored by others; true when the store lacks some of ours. */
-function reconcile(known: Map<number, HourKeys>, hour: number, stored: string): boolean {
-	const mine = known.get(hour);
-	if (!mine) {
-		known.set(hour, keysOf(stored));
-		return false;
+/** A stored text without a cut-off key at its end. */
+const wholeKeys = (text: string) => text.slice(0, text.length - (text.length % KEY_LENGTH));
+
+function note(known: Known, key: string, minute: number) {
+	if ((known.keys.get(key) ?? -Infinity) < minute) known.keys.set(key, minute);
+}
+
+function forgetMinute(known: Known, minute: number) {
+	for (const key of keysIn(known.minutes.get(minute) ?? ''))
+		if (known.keys.get(key) === minute) known.keys.delete(key);
+	known.minutes.delete(minute);
+}
+
+/**
+ * Keeps the newest MAX_REMEMBERED_KEYS keys, dropping whole minutes, oldest first (never the newest minute). The
+ * same texts give the same result in every process, so processes agree on what the store holds.
+ */
+function keepNewest(known: Known) {
+	if (known.keys.size <= MAX_REMEMBERED_KEYS) return;
+	const newestFirst = [...known.minutes.keys()].sort((a, b) => b - a);
+	let count = 0;
+	for (const minute of newestFirst) {
+		count += Math.floor(known.minutes.get(minute)!.length / KEY_LENGTH);
+		if (count > MAX_REMEMBERED_KEYS && minute !== newestFirst[0]) forgetMinute(known, minute);
 	}
-	if (stored === mine.text) return false;
-	if (stored.length > mine.text.length && stored.startsWith(mine.text)) {
-		const added = keysOf(stored.slice(mine.text.length));
-		for (const key of added.keys) mine.keys.add(key);
-		mine.text += added.text;
-		return false;
-	}
-	if (mine.text.startsWith(stored)) return true;
-	// Another process wrote keys this one does not have (and maybe lost some of ours): take the union.
-	for (const key of keysOf(stored).keys)
-		if (!mine.keys.has(key)) {
-			mine.keys.add(key);
-			mine.text += key;
+}
+
+/**
+ * The stored minutes of arrival (version 1's hours read as their last minute), and whether they are in today's
+ * layout; none when the static data holds something else (then it is rewritten from this process).
+ */
+function storedMinutes(staticData: IDataObject): { minutes: Map<number, string>; current: boolean } {
+	const minutes = new Map<number, string>();
+	const state = staticData.repeats as IDataObject | undefined;
+	if (!isRecord(state) || !isRecord(state.hours)) return { minutes, current: true };
+	for (const [hourText, value] of Object.entries(state.hours)) {
+		const hour = Number(hourText);
+		if (!Number.isInteger(hour)) continue;
+		if (state.v === HOURLY_VERSION && typeof value === 'string')
+			minutes.set(hour * MINUTES_PER_HOUR + MINUTES_PER_HOUR - 1, value);
+		if (state.v !== STATE_VERSION || !isRecord(value)) continue;
+		for (const [minuteText, text] of Object.entries(value)) {
+			const minute = Number(minuteText);
+			if (typeof text === 'string' && Number.isInteger(minute) && minute >= 0 && minute < MINUTES_PER_HOUR)
+				minutes.set(hour * MINUTES_PER_HOUR + minute, text);
 		}
+	}
+	return { minutes, current: state.v === STATE_VERSION };
+}
+
+/** Adds to what this process knows of a minute the keys stored by others; true when the store lacks some of ours. */
+function reconcile(known: Known, minute: number, stored: string): boolean {
+	const mine = known.minutes.get(minute);
+	if (mine === undefined) {
+		const text = wholeKeys(stored);
+		known.minutes.set(minute, text);
+		for (const key of keysIn(text)) note(known, key, minute);
+		return false;
+	}
+	if (stored === mine) return false;
+	if (stored.length > mine.length && stored.startsWith(mine)) {
+		const added = wholeKeys(stored.slice(mine.length));
+		known.minutes.set(minute, mine + added);
+		for (const key of keysIn(added)) note(known, key, minute);
+		return false;
+	}
+	if (mine.startsWith(stored)) return true;
+	// Another process wrote keys this one does not have (and maybe lost some of ours): take the union.
+	const inMine = new Set(keysIn(mine));
+	let text = mine;
+	for (const key of keysIn(stored))
+		if (!inMine.has(key)) {
+			inMine.add(key);
+			text += key;
+			note(known, key, minute);
+		}
+	known.minutes.set(minute, text);
 	return true;
 }
 
@@ -157,9 +213,8 @@ function reconcile(known: Map<number, HourKeys>, hour: number, stored: string): 
  * keep the memory in this process only (test URL runs).
  */
 export class RepeatMemory {
-	private readonly known: Map<number, HourKeys>;
-	private readonly hour: number;
-	private readonly oldestHour: number;
+	private readonly known: Known;
+	private readonly minute: number;
 	private storeLacksKeys = false;
 	private added = false;
 
@@ -168,35 +223,35 @@ export class RepeatMemory {
 		now: number,
 		private readonly staticData?: IDataObject,
 	) {
-		this.hour = Math.floor(now / HOUR_MS);
-		// Hours whose every key arrived within the window are kept (the current one and 24 before it).
-		this.oldestHour = this.hour - Math.ceil(REPEAT_WINDOW_MS / HOUR_MS);
+		this.minute = Math.floor(now / MINUTE_MS);
+		// Minutes whose every key arrived within the window are kept (the current one and a day of them before it).
+		const oldestMinute = this.minute - REPEAT_WINDOW_MS / MINUTE_MS;
 		let known = knownByScope.get(scope);
 		if (!known) {
-			known = new Map();
+			known = { minutes: new Map(), keys: new Map() };
 			knownByScope.set(scope, known);
 		}
 		this.known = known;
-		for (const hour of [...known.keys()]) if (hour < this.oldestHour) known.delete(hour);
-		if (staticData) {
-			const stored = storedHours(staticData);
-			for (const [hour, text] of stored)
-				if (hour >= this.oldestHour && reconcile(known, hour, text)) this.storeLacksKeys = true;
-			for (const hour of known.keys()) if (!stored.has(hour)) this.storeLacksKeys = true;
-			for (const hour of stored.keys()) if (hour < this.oldestHour) this.storeLacksKeys = true;
-		}
+		for (const minute of [...known.minutes.keys()])
+			if (minute < oldestMinute) forgetMinute(known, minute);
+		if (!staticData) return;
+		const stored = storedMinutes(staticData);
+		for (const [minute, text] of stored.minutes)
+			if (minute >= oldestMinute && reconcile(known, minute, text)) this.storeLacksKeys = true;
+		keepNewest(known);
+		if (!stored.current) this.storeLacksKeys = true;
+		for (const minute of known.minutes.keys())
+			if (!stored.minutes.has(minute)) this.storeLacksKeys = true;
+		// Minutes out of the window or over the bound are dropped from the store too.
+		for (const minute of stored.minutes.keys())
+			if (!known.minutes.has(minute)) this.storeLacksKeys = true;
 	}
 
 	/** True the first time a key is offered within the window; remembers it. */
 	isNew(key: string): boolean {
-		for (const { keys } of this.known.values()) if (keys.has(key)) return false;
-		let current = this.known.get(this.hour);
-		if (!current) {
-			current = { text: '', keys: new Set() };
-			this.known.set(this.hour, current);
-		}
-		current.keys.add(key);
-		current.text += key;
+		if (this.known.keys.has(key)) return false;
+		this.known.minutes.set(this.minute, (this.known.minutes.get(this.minute) ?? '') + key);
+		this.known.keys.set(key, this.minute);
 		this.added = true;
 		return true;
 	}
@@ -204,9 +259,13 @@ export class RepeatMemory {
 	/** Writes what this process knows into the static data when the store lacks any of it (n8n saves it). */
 	save() {
 		if (!this.staticData || !(this.added || this.storeLacksKeys)) return;
-		const hours: IDataObject = {};
-		for (const [hour, { text }] of [...this.known].sort(([a], [b]) => a - b))
-			if (text) hours[String(hour)] = text;
+		keepNewest(this.known);
+		const hours: Record<string, IDataObject> = {};
+		for (const [minute, text] of [...this.known.minutes].sort(([a], [b]) => a - b)) {
+			if (!text) continue;
+			const hour = String(Math.floor(minute / MINUTES_PER_HOUR));
+			(hours[hour] ??= {})[String(minute % MINUTES_PER_HOUR)] = text;
+		}
 		this.staticData.repeats = { v: STATE_VERSION, hours };
 	}
 }
