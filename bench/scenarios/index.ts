@@ -9,6 +9,7 @@ import { overhead } from './s7-overhead';
 import { queueMode } from './s8-queue';
 import { webhookEvents } from './s9-webhook';
 import { smsEvents } from './s10-sms-events';
+import { webhookScale } from './s11-webhook-scale';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -21,4 +22,5 @@ export const scenarios: Scenario[] = [
 	queueMode,
 	webhookEvents,
 	smsEvents,
+	webhookScale,
 ];
