@@ -132,7 +132,8 @@ async function measure(windowEvents: number, warmBatches: number, coldBatches: n
 			forgetAllRepeats();
 			cold.push(await postBatch(harness, path));
 		}
-		const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+		const mean = (values: number[]) =>
+			values.reduce((sum, value) => sum + value, 0) / values.length;
 		const row: ScaleRow = {
 			windowEvents,
 			p95BatchMs: Math.round(p95(warm.map((batch) => batch.wallMs))),

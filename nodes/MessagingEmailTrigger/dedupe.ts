@@ -113,7 +113,6 @@ export function eventKey(raw: IDataObject): string {
 	return createHash('sha256').update(identity).digest('base64url').slice(0, KEY_LENGTH);
 }
 
-
 /**
  * The keys a process knows, for lookups: an open-addressing table of two 32-bit hashes of each key (64 bits of its
  * 72), built in one pass over the minutes' texts and rebuilt when minutes are dropped. A process that sees the store
@@ -227,7 +226,10 @@ function keepNewest(known: Known) {
  * The stored minutes of arrival (version 1's hours read as their last minute), and whether they are in today's
  * layout; none when the static data holds something else (then it is rewritten from this process).
  */
-function storedMinutes(staticData: IDataObject): { minutes: Map<number, string>; current: boolean } {
+function storedMinutes(staticData: IDataObject): {
+	minutes: Map<number, string>;
+	current: boolean;
+} {
 	const minutes = new Map<number, string>();
 	const state = staticData.repeats as IDataObject | undefined;
 	if (!isRecord(state) || !isRecord(state.hours)) return { minutes, current: true };

@@ -129,7 +129,9 @@ export class WebhookHarness {
 
 	/** The workflow's static data as n8n would save it to its database (JSON, without n8n's change flag). */
 	storedStaticData(): IDataObject {
-		return JSON.parse(this.options.database?.json ?? JSON.stringify(this.workflow.staticData)) as IDataObject;
+		return JSON.parse(
+			this.options.database?.json ?? JSON.stringify(this.workflow.staticData),
+		) as IDataObject;
 	}
 
 	/**
