@@ -34,8 +34,8 @@ const MINUTE_MS = 60_000;
 
 const plan = (smoke: boolean) => ({
 	windows: smoke ? [1_000, 20_000] : [10_000, 1_000_000, 5_000_000],
-	warmBatches: smoke ? 3 : 12,
-	coldBatches: smoke ? 2 : 6,
+	warmBatches: smoke ? 3 : 20,
+	coldBatches: smoke ? 2 : 8,
 });
 
 export interface ScaleRow {

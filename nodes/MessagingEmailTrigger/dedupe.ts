@@ -115,17 +115,19 @@ export function eventKey(raw: IDataObject): string {
 
 /**
  * The keys a process knows, for lookups: an open-addressing table of two 32-bit hashes of each key (64 bits of its
- * 72), built in one pass over the minutes' texts and rebuilt when minutes are dropped. A process that sees the store
- * first pays ~0.1 µs per stored key (a Map of strings: ~0.7 µs), and a lookup never reads the texts (the newest is
- * being appended to).
+ * 72) and the key's minute, built in one pass over the minutes' texts. A process that sees the store first pays
+ * ~0.2 µs per stored key (a Map of strings: ~0.7 µs), and a lookup never reads the texts (the newest is being
+ * appended to). Entries of dropped minutes stay until the table is half full, then it is rebuilt from the texts.
  */
 class KeyIndex {
 	private high = new Int32Array(0);
 	/** The second hash, never 0: 0 marks an empty slot. */
 	private low = new Int32Array(0);
-	private count = 0;
+	private minuteOf = new Int32Array(0);
+	/** Slots taken, by keys of kept and of dropped minutes. */
+	private taken = 0;
 	/** Rebuilt on the next lookup, from every minute's text. */
-	stale = true;
+	private stale = true;
 
 	constructor(private readonly texts: Map<number, string>) {}
 
@@ -134,17 +136,22 @@ class KeyIndex {
 		let keys = 0;
 		for (const text of this.texts.values()) keys += Math.floor(text.length / KEY_LENGTH);
 		let size = 1024;
-		while (size < keys * 4) size *= 2;
+		while (size < keys * 2.5) size *= 2;
 		this.high = new Int32Array(size);
 		this.low = new Int32Array(size);
-		this.count = 0;
+		this.minuteOf = new Int32Array(size);
+		this.taken = 0;
 		this.stale = false;
-		for (const text of this.texts.values())
-			for (let at = 0; at + KEY_LENGTH <= text.length; at += KEY_LENGTH) this.add(text, at);
+		for (const [minute, text] of this.texts)
+			for (let at = 0; at + KEY_LENGTH <= text.length; at += KEY_LENGTH) this.add(minute, text, at);
 	}
 
-	/** The slot of the key at `at` in `text`, or of the empty slot where it would go; -1 when the table is full. */
-	private slotOf(text: string, at: number): [slot: number, high: number, low: number] {
+	/** The two hashes of the key `slotOf` looked for last. */
+	private lastHigh = 0;
+	private lastLow = 0;
+
+	/** The slot holding the key at `at` in `text` in a kept minute, or the empty slot where it would go. */
+	private slotOf(text: string, at: number): number {
 		let high = 0;
 		let low = 0;
 		for (let index = at; index < at + KEY_LENGTH; index++) {
@@ -153,30 +160,41 @@ class KeyIndex {
 			low = (Math.imul(low ^ code, 0x5bd1e995) + 0x9e3779b9) | 0;
 		}
 		low = low | 1;
+		this.lastHigh = high;
+		this.lastLow = low;
 		const mask = this.high.length - 1;
 		let slot = high & mask;
-		while (this.low[slot] !== 0 && !(this.low[slot] === low && this.high[slot] === high))
+		while (
+			this.low[slot] !== 0 &&
+			!(this.low[slot] === low && this.high[slot] === high && this.texts.has(this.minuteOf[slot]))
+		)
 			slot = (slot + 1) & mask;
-		return [slot, high, low];
+		return slot;
 	}
 
 	has(key: string): boolean {
 		this.ensure();
-		return this.low[this.slotOf(key, 0)[0]] !== 0;
+		return this.low[this.slotOf(key, 0)] !== 0;
 	}
 
-	/** Indexes the key at `at` in `text` (a minute's text). */
-	add(text: string, at: number) {
+	/** Indexes the key at `at` in `text`, which the minute's text holds. */
+	add(minute: number, text: string, at: number) {
 		if (this.stale) return;
-		if ((this.count + 1) * 2 > this.high.length) {
+		if ((this.taken + 1) * 2 > this.high.length) {
 			this.stale = true;
 			return;
 		}
-		const [slot, high, low] = this.slotOf(text, at);
+		const slot = this.slotOf(text, at);
 		if (this.low[slot] !== 0) return;
-		this.high[slot] = high;
-		this.low[slot] = low;
-		this.count++;
+		this.high[slot] = this.lastHigh;
+		this.low[slot] = this.lastLow;
+		this.minuteOf[slot] = minute;
+		this.taken++;
+	}
+
+	/** After a minute's text was replaced by another (not extended): every key is indexed again. */
+	rebuild() {
+		this.stale = true;
 	}
 }
 
@@ -201,12 +219,13 @@ const wholeKeys = (text: string) => text.slice(0, text.length - (text.length % K
 function append(known: Known, minute: number, keys: string) {
 	const before = known.minutes.get(minute) ?? '';
 	known.minutes.set(minute, before + keys);
-	for (let at = 0; at + KEY_LENGTH <= keys.length; at += KEY_LENGTH) known.index.add(keys, at);
+	for (let at = 0; at + KEY_LENGTH <= keys.length; at += KEY_LENGTH)
+		known.index.add(minute, keys, at);
 }
 
+/** Its keys' entries in the index stop counting: the index checks that a key's minute is kept. */
 function forgetMinute(known: Known, minute: number) {
 	known.minutes.delete(minute);
-	known.index.stale = true;
 }
 
 /**
@@ -257,8 +276,7 @@ function storedMinutes(staticData: IDataObject): {
 function reconcile(known: Known, minute: number, stored: string): boolean {
 	const mine = known.minutes.get(minute);
 	if (mine === undefined) {
-		known.minutes.set(minute, wholeKeys(stored));
-		known.index.stale = true;
+		append(known, minute, wholeKeys(stored));
 		return false;
 	}
 	if (stored === mine) return false;
@@ -276,7 +294,7 @@ function reconcile(known: Known, minute: number, stored: string): boolean {
 			text += key;
 		}
 	known.minutes.set(minute, text);
-	known.index.stale = true;
+	known.index.rebuild();
 	return true;
 }
 
