@@ -10,6 +10,7 @@ import { queueMode } from './s8-queue';
 import { webhookEvents } from './s9-webhook';
 import { smsEvents } from './s10-sms-events';
 import { webhookScale } from './s11-webhook-scale';
+import { webhookScaleN8n } from './s12-webhook-scale-n8n';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -23,4 +24,5 @@ export const scenarios: Scenario[] = [
 	webhookEvents,
 	smsEvents,
 	webhookScale,
+	webhookScaleN8n,
 ];

@@ -51,15 +51,17 @@ export interface ScaleRow {
  * The static data after `events` events spread evenly over the 24 hours before `now`, each minute's keys remembered
  * by the node's RepeatMemory (random keys: an event's key is 72 bits of a hash) and saved as n8n would.
  */
-function fillWindow(events: number, now: number) {
+export function fillWindow(events: number, now: number, nodeName = NODE_NAME) {
 	const staticData = {};
-	const workflowStaticData = { [`node:${NODE_NAME}`]: staticData };
+	const workflowStaticData = { [`node:${nodeName}`]: staticData };
+	// The harness's node: this process then knows the window as one that answered the day's batches.
+	const scope = nodeName === NODE_NAME ? SCOPE : `fill:${nodeName}`;
 	const minutes = REPEAT_WINDOW_MS / MINUTE_MS;
 	let given = 0;
 	for (let minute = minutes; minute >= 1; minute--) {
 		const count = Math.round((events * (minutes - minute + 1)) / minutes) - given;
 		given += count;
-		const memory = new RepeatMemory(SCOPE, now - minute * MINUTE_MS, staticData);
+		const memory = new RepeatMemory(scope, now - minute * MINUTE_MS, staticData);
 		const text = randomBytes(Math.ceil((count * KEY_LENGTH * 3) / 4) + 3).toString('base64url');
 		for (let index = 0; index < count; index++)
 			memory.isNew(text.slice(index * KEY_LENGTH, (index + 1) * KEY_LENGTH));
