@@ -9,6 +9,8 @@ import { overhead } from './s7-overhead';
 import { queueMode } from './s8-queue';
 import { webhookEvents } from './s9-webhook';
 import { smsEvents } from './s10-sms-events';
+import { webhookScale } from './s11-webhook-scale';
+import { webhookScaleN8n } from './s12-webhook-scale-n8n';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -21,4 +23,6 @@ export const scenarios: Scenario[] = [
 	queueMode,
 	webhookEvents,
 	smsEvents,
+	webhookScale,
+	webhookScaleN8n,
 ];

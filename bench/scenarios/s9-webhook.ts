@@ -108,7 +108,7 @@ function events(from: number, count: number) {
 	});
 }
 
-interface ApiExecution {
+export interface ApiExecution {
 	id: string;
 	status: string;
 	finished: boolean;
@@ -119,7 +119,7 @@ interface ApiExecution {
 	};
 }
 
-async function executionsOf(n8n: BenchN8n, id: string, includeData = false) {
+export async function executionsOf(n8n: BenchN8n, id: string, includeData = false) {
 	const all: ApiExecution[] = [];
 	let cursor: string | undefined;
 	do {
@@ -133,7 +133,7 @@ async function executionsOf(n8n: BenchN8n, id: string, includeData = false) {
 	return all.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-async function post(url: string, body: unknown) {
+export async function post(url: string, body: unknown) {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },

@@ -169,7 +169,7 @@ export class MessagingEmailTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							"Whether an event that arrives again within 24 hours (the service re-posts a batch it got no 2xx for) is dropped. Remembered in the workflow's static data: across restarts and every n8n process.",
+							"Whether an event that arrives again within 24 hours, or among the newest 150,000 events if fewer, is dropped (the service re-posts a batch it got no 2xx for). Remembered in the workflow's static data: across restarts and every n8n process.",
 					},
 					{
 						displayName: 'One Item per Batch',

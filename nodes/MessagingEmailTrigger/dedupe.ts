@@ -1,25 +1,28 @@
 /**
  * Repeats: the service posts a batch again when it did not see a 2xx answer (also the 404s n8n gives while it
- * restarts), so the same event can arrive twice. The trigger remembers the key of every event it emitted for
- * REPEAT_WINDOW_MS, in the workflow's static data: n8n saves a webhook node's static data to its database when it
- * answers the request (live-webhooks.js, executeWebhook: `saveStaticData(workflow)` in the response callback) and
- * loads it with the workflow for every request, so the memory survives restarts and is shared by every n8n process
- * of the workflow (main, webhook processors). n8n's deduplication store (checkProcessedAndRecord) is not offered to
- * webhook nodes: WebhookContext's helpers hold no deduplication functions (n8n-core webhook-context.js, lines
- * 38–43; only execute-context.js and supply-data-context.js add them).
+ * restarts), so the same event can arrive twice. The trigger remembers the key of every event it emitted in the
+ * workflow's static data, which n8n loads with the workflow for every request and saves when it changed, so the
+ * memory survives restarts and is shared by every n8n process of the workflow (docs/webhook-trigger.md, "Repeat
+ * memory", says where in n8n).
  *
- * Layout (node static data, `repeats`): `{ v: 1, hours: { "<hour number>": "<keys>" } }`, keys of the events
- * emitted in that hour of arrival, each KEY_LENGTH characters, one after the other. Hours older than the window
- * are dropped. n8n writes the whole static data per request, so two requests answered at the same time could each
- * write what it loaded plus its own keys only; each process therefore keeps what it knows (HourKeys) and writes the
- * union: keys are lost only if two processes answered batches at once and the one that lost its write stopped
- * before answering another batch. Test URL runs (manual mode) are remembered in memory only, apart from
- * production, so a test never hides a production event.
+ * What bounds its cost: n8n parses the whole static data for every request and serialises and writes all of it
+ * whenever it changed (docs/webhook-trigger.md, "What the memory costs"), so the memory is kept to at most
+ * MAX_REMEMBERED_KEYS keys as well as REPEAT_WINDOW_MS: each batch then pays for a bounded store, whatever the
+ * day's volume. Keys are grouped by minute of arrival so that the oldest are dropped a minute at a time.
+ *
+ * Layout (node static data, `repeats`): `{ v: 2, hours: { "<hour>": { "<minute of the hour>": "<keys>" } } }`,
+ * keys of the events emitted in that minute of arrival, each KEY_LENGTH characters, one after the other. n8n
+ * writes the whole static data per request, so two requests answered at the same time could each write what it
+ * loaded plus its own keys only; each process therefore keeps what it knows (Known) and writes the union: keys
+ * are lost only if two processes answered batches at once and the one that lost its write stopped before
+ * answering another batch. Test URL runs (manual mode) are remembered in memory only, apart from production, so a
+ * test never hides a production event.
  */
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { canonicalWebhookKind } from '../shared/records/emailEvents';
+import { isRecord } from '../shared/values/objects';
 import { serviceNumber } from '../shared/records/values';
 
 /**
@@ -27,10 +30,19 @@ import { serviceNumber } from '../shared/records/values';
  * window of its bounce list, the daily safety net it advises (docs/service-notes.md, Webhooks).
  */
 export const REPEAT_WINDOW_MS = 24 * 3_600_000;
-const HOUR_MS = 3_600_000;
-/** 72 bits of SHA-256 (base64url): a new event is taken for a repeat with odds ~1e-10 among 1 million keys. */
+/**
+ * At most this many keys are kept (1.8 MB of static data): the newest, dropped a minute of arrival at a time.
+ * An account with up to this many events a day keeps the whole window; at 1 million a day it reaches ~3.6 hours
+ * back, at 5 million ~43 minutes (docs/webhook-trigger.md, "What the memory costs").
+ */
+export const MAX_REMEMBERED_KEYS = 150_000;
+const MINUTE_MS = 60_000;
+const MINUTES_PER_HOUR = 60;
+/** 72 bits of SHA-256 (base64url): a new event is taken for a repeat with odds of ~3e-17 among 150,000 keys. */
 export const KEY_LENGTH = 12;
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
+/** Version 1 kept one text per hour of arrival; read as the last minute of that hour. */
+const HOURLY_VERSION = 1;
 
 /** How far an event's whole content is read to key it when it lacks a message id or a time (body.ts bounds it). */
 const MAX_KEY_DEPTH = 64;
@@ -101,54 +113,188 @@ export function eventKey(raw: IDataObject): string {
 	return createHash('sha256').update(identity).digest('base64url').slice(0, KEY_LENGTH);
 }
 
-/** The keys of one hour: `text` as stored (KEY_LENGTH characters each), `keys` the same as a set. */
-interface HourKeys {
-	text: string;
-	keys: Set<string>;
+/**
+ * The keys a process knows, for lookups: an open-addressing table of two 32-bit hashes of each key (64 bits of its
+ * 72) and the key's minute, built in one pass over the minutes' texts. A process that sees the store first pays
+ * ~0.2 µs per stored key (a Map of strings: ~0.7 µs), and a lookup never reads the texts (the newest is being
+ * appended to). Entries of dropped minutes stay until the table is half full, then it is rebuilt from the texts.
+ */
+class KeyIndex {
+	private high = new Int32Array(0);
+	/** The second hash, never 0: 0 marks an empty slot. */
+	private low = new Int32Array(0);
+	private minuteOf = new Int32Array(0);
+	/** Slots taken, by keys of kept and of dropped minutes. */
+	private taken = 0;
+	/** Rebuilt on the next lookup, from every minute's text. */
+	private stale = true;
+
+	constructor(private readonly texts: Map<number, string>) {}
+
+	private ensure() {
+		if (!this.stale) return;
+		let keys = 0;
+		for (const text of this.texts.values()) keys += Math.floor(text.length / KEY_LENGTH);
+		let size = 1024;
+		while (size < keys * 2.5) size *= 2;
+		this.high = new Int32Array(size);
+		this.low = new Int32Array(size);
+		this.minuteOf = new Int32Array(size);
+		this.taken = 0;
+		this.stale = false;
+		for (const [minute, text] of this.texts)
+			for (let at = 0; at + KEY_LENGTH <= text.length; at += KEY_LENGTH) this.add(minute, text, at);
+	}
+
+	/** The two hashes of the key `slotOf` looked for last. */
+	private lastHigh = 0;
+	private lastLow = 0;
+
+	/** The slot holding the key at `at` in `text` in a kept minute, or the empty slot where it would go. */
+	private slotOf(text: string, at: number): number {
+		let high = 0;
+		let low = 0;
+		for (let index = at; index < at + KEY_LENGTH; index++) {
+			const code = text.charCodeAt(index);
+			high = (Math.imul(high, 31) + code) | 0;
+			low = (Math.imul(low ^ code, 0x5bd1e995) + 0x9e3779b9) | 0;
+		}
+		low = low | 1;
+		this.lastHigh = high;
+		this.lastLow = low;
+		const mask = this.high.length - 1;
+		let slot = high & mask;
+		while (
+			this.low[slot] !== 0 &&
+			!(this.low[slot] === low && this.high[slot] === high && this.texts.has(this.minuteOf[slot]))
+		)
+			slot = (slot + 1) & mask;
+		return slot;
+	}
+
+	has(key: string): boolean {
+		this.ensure();
+		return this.low[this.slotOf(key, 0)] !== 0;
+	}
+
+	/** Indexes the key at `at` in `text`, which the minute's text holds. */
+	add(minute: number, text: string, at: number) {
+		if (this.stale) return;
+		if ((this.taken + 1) * 2 > this.high.length) {
+			this.stale = true;
+			return;
+		}
+		const slot = this.slotOf(text, at);
+		if (this.low[slot] !== 0) return;
+		this.high[slot] = this.lastHigh;
+		this.low[slot] = this.lastLow;
+		this.minuteOf[slot] = minute;
+		this.taken++;
+	}
+
+	/** After a minute's text was replaced by another (not extended): every key is indexed again. */
+	rebuild() {
+		this.stale = true;
+	}
 }
 
-function keysOf(text: string): HourKeys {
-	const keys = new Set<string>();
-	for (let at = 0; at + KEY_LENGTH <= text.length; at += KEY_LENGTH)
-		keys.add(text.slice(at, at + KEY_LENGTH));
-	return { text: text.slice(0, text.length - (text.length % KEY_LENGTH)), keys };
+/** What one process knows of a scope: the text of each minute of arrival as stored, and where each key is. */
+interface Known {
+	minutes: Map<number, string>;
+	index: KeyIndex;
 }
 
 /** What this process knows, per workflow, node and mode. */
-const knownByScope = new Map<string, Map<number, HourKeys>>();
+const knownByScope = new Map<string, Known>();
 
-/** The stored hours, or none when the static data holds something else (then it is rewritten from this process). */
-function storedHours(staticData: IDataObject | undefined): Map<number, string> {
-	const hours = new Map<number, string>();
-	const state = staticData?.repeats as IDataObject | undefined;
-	if (!state || state.v !== STATE_VERSION || !state.hours || typeof state.hours !== 'object')
-		return hours;
-	for (const [hour, text] of Object.entries(state.hours as IDataObject))
-		if (typeof text === 'string' && Number.isInteger(Number(hour))) hours.set(Number(hour), text);
-	return hours;
+function* keysIn(text: string) {
+	for (let at = 0; at + KEY_LENGTH <= text.length; at += KEY_LENGTH)
+		yield text.slice(at, at + KEY_LENGTH);
 }
 
-/** Adds to what this process knows of an hour the keys stored by others; true when the store lacks some of ours. */
-function reconcile(known: Map<number, HourKeys>, hour: number, stored: string): boolean {
-	const mine = known.get(hour);
-	if (!mine) {
-		known.set(hour, keysOf(stored));
-		return false;
+/** A stored text without a cut-off key at its end. */
+const wholeKeys = (text: string) => text.slice(0, text.length - (text.length % KEY_LENGTH));
+
+/** Adds keys to a minute's text and to the index. */
+function append(known: Known, minute: number, keys: string) {
+	const before = known.minutes.get(minute) ?? '';
+	known.minutes.set(minute, before + keys);
+	for (let at = 0; at + KEY_LENGTH <= keys.length; at += KEY_LENGTH)
+		known.index.add(minute, keys, at);
+}
+
+/** Its keys' entries in the index stop counting: the index checks that a key's minute is kept. */
+function forgetMinute(known: Known, minute: number) {
+	known.minutes.delete(minute);
+}
+
+/**
+ * Keeps the newest MAX_REMEMBERED_KEYS keys, dropping whole minutes, oldest first (never the newest minute). The
+ * same texts give the same result in every process, so processes agree on what the store holds.
+ */
+function keepNewest(known: Known) {
+	const newestFirst = [...known.minutes.keys()].sort((a, b) => b - a);
+	let count = 0;
+	for (const minute of newestFirst) {
+		count += Math.floor(known.minutes.get(minute)!.length / KEY_LENGTH);
+		if (count > MAX_REMEMBERED_KEYS && minute !== newestFirst[0]) forgetMinute(known, minute);
 	}
-	if (stored === mine.text) return false;
-	if (stored.length > mine.text.length && stored.startsWith(mine.text)) {
-		const added = keysOf(stored.slice(mine.text.length));
-		for (const key of added.keys) mine.keys.add(key);
-		mine.text += added.text;
-		return false;
-	}
-	if (mine.text.startsWith(stored)) return true;
-	// Another process wrote keys this one does not have (and maybe lost some of ours): take the union.
-	for (const key of keysOf(stored).keys)
-		if (!mine.keys.has(key)) {
-			mine.keys.add(key);
-			mine.text += key;
+}
+
+/**
+ * The stored minutes of arrival (version 1's hours read as their last minute), and whether they are in today's
+ * layout; none when the static data holds something else (then it is rewritten from this process).
+ */
+function storedMinutes(staticData: IDataObject): {
+	minutes: Map<number, string>;
+	current: boolean;
+} {
+	const minutes = new Map<number, string>();
+	const state = staticData.repeats as IDataObject | undefined;
+	if (!isRecord(state) || !isRecord(state.hours)) return { minutes, current: true };
+	for (const [hourText, value] of Object.entries(state.hours)) {
+		const hour = Number(hourText);
+		if (!Number.isInteger(hour)) continue;
+		if (state.v === HOURLY_VERSION && typeof value === 'string')
+			minutes.set(hour * MINUTES_PER_HOUR + MINUTES_PER_HOUR - 1, value);
+		if (state.v !== STATE_VERSION || !isRecord(value)) continue;
+		for (const [minuteText, text] of Object.entries(value)) {
+			const minute = Number(minuteText);
+			if (
+				typeof text === 'string' &&
+				Number.isInteger(minute) &&
+				minute >= 0 &&
+				minute < MINUTES_PER_HOUR
+			)
+				minutes.set(hour * MINUTES_PER_HOUR + minute, text);
 		}
+	}
+	return { minutes, current: state.v === STATE_VERSION };
+}
+
+/** Adds to what this process knows of a minute the keys stored by others; true when the store lacks some of ours. */
+function reconcile(known: Known, minute: number, stored: string): boolean {
+	const mine = known.minutes.get(minute);
+	if (mine === undefined) {
+		append(known, minute, wholeKeys(stored));
+		return false;
+	}
+	if (stored === mine) return false;
+	if (stored.length > mine.length && stored.startsWith(mine)) {
+		append(known, minute, wholeKeys(stored.slice(mine.length)));
+		return false;
+	}
+	if (mine.startsWith(stored)) return true;
+	// Another process wrote keys this one does not have (and maybe lost some of ours): take the union.
+	const inMine = new Set(keysIn(mine));
+	let text = mine;
+	for (const key of keysIn(stored))
+		if (!inMine.has(key)) {
+			inMine.add(key);
+			text += key;
+		}
+	known.minutes.set(minute, text);
+	known.index.rebuild();
 	return true;
 }
 
@@ -157,9 +303,8 @@ function reconcile(known: Map<number, HourKeys>, hour: number, stored: string): 
  * keep the memory in this process only (test URL runs).
  */
 export class RepeatMemory {
-	private readonly known: Map<number, HourKeys>;
-	private readonly hour: number;
-	private readonly oldestHour: number;
+	private readonly known: Known;
+	private readonly minute: number;
 	private storeLacksKeys = false;
 	private added = false;
 
@@ -168,35 +313,35 @@ export class RepeatMemory {
 		now: number,
 		private readonly staticData?: IDataObject,
 	) {
-		this.hour = Math.floor(now / HOUR_MS);
-		// Hours whose every key arrived within the window are kept (the current one and 24 before it).
-		this.oldestHour = this.hour - Math.ceil(REPEAT_WINDOW_MS / HOUR_MS);
+		this.minute = Math.floor(now / MINUTE_MS);
+		// Minutes whose every key arrived within the window are kept (the current one and a day of them before it).
+		const oldestMinute = this.minute - REPEAT_WINDOW_MS / MINUTE_MS;
 		let known = knownByScope.get(scope);
 		if (!known) {
-			known = new Map();
+			const minutes = new Map<number, string>();
+			known = { minutes, index: new KeyIndex(minutes) };
 			knownByScope.set(scope, known);
 		}
 		this.known = known;
-		for (const hour of [...known.keys()]) if (hour < this.oldestHour) known.delete(hour);
-		if (staticData) {
-			const stored = storedHours(staticData);
-			for (const [hour, text] of stored)
-				if (hour >= this.oldestHour && reconcile(known, hour, text)) this.storeLacksKeys = true;
-			for (const hour of known.keys()) if (!stored.has(hour)) this.storeLacksKeys = true;
-			for (const hour of stored.keys()) if (hour < this.oldestHour) this.storeLacksKeys = true;
-		}
+		for (const minute of [...known.minutes.keys()])
+			if (minute < oldestMinute) forgetMinute(known, minute);
+		if (!staticData) return;
+		const stored = storedMinutes(staticData);
+		for (const [minute, text] of stored.minutes)
+			if (minute >= oldestMinute && reconcile(known, minute, text)) this.storeLacksKeys = true;
+		keepNewest(known);
+		if (!stored.current) this.storeLacksKeys = true;
+		for (const minute of known.minutes.keys())
+			if (!stored.minutes.has(minute)) this.storeLacksKeys = true;
+		// Minutes out of the window or over the bound are dropped from the store too.
+		for (const minute of stored.minutes.keys())
+			if (!known.minutes.has(minute)) this.storeLacksKeys = true;
 	}
 
 	/** True the first time a key is offered within the window; remembers it. */
 	isNew(key: string): boolean {
-		for (const { keys } of this.known.values()) if (keys.has(key)) return false;
-		let current = this.known.get(this.hour);
-		if (!current) {
-			current = { text: '', keys: new Set() };
-			this.known.set(this.hour, current);
-		}
-		current.keys.add(key);
-		current.text += key;
+		if (this.known.index.has(key)) return false;
+		append(this.known, this.minute, key);
 		this.added = true;
 		return true;
 	}
@@ -204,9 +349,13 @@ export class RepeatMemory {
 	/** Writes what this process knows into the static data when the store lacks any of it (n8n saves it). */
 	save() {
 		if (!this.staticData || !(this.added || this.storeLacksKeys)) return;
-		const hours: IDataObject = {};
-		for (const [hour, { text }] of [...this.known].sort(([a], [b]) => a - b))
-			if (text) hours[String(hour)] = text;
+		keepNewest(this.known);
+		const hours: Record<string, IDataObject> = {};
+		for (const [minute, text] of [...this.known.minutes].sort(([a], [b]) => a - b)) {
+			if (!text) continue;
+			const hour = String(Math.floor(minute / MINUTES_PER_HOUR));
+			(hours[hour] ??= {})[String(minute % MINUTES_PER_HOUR)] = text;
+		}
 		this.staticData.repeats = { v: STATE_VERSION, hours };
 	}
 }

@@ -62,6 +62,17 @@ export interface WebhookHarnessOptions {
 	staticData?: IDataObject;
 	/** The node's (optional) Messaging credential; undefined: the node has none. */
 	credentials?: CredentialStore;
+	/**
+	 * n8n's database: every request loads the workflow's static data from this JSON and the request (with the run
+	 * it starts) stores it back when it changed, as n8n does. Harnesses given one store are n8n processes sharing a
+	 * database; `staticData` is then not used.
+	 */
+	database?: StaticDataStore;
+}
+
+/** The workflow's static data as n8n's database holds it. */
+export interface StaticDataStore {
+	json: string;
 }
 
 /**
@@ -118,7 +129,9 @@ export class WebhookHarness {
 
 	/** The workflow's static data as n8n would save it to its database (JSON, without n8n's change flag). */
 	storedStaticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+		return JSON.parse(
+			this.options.database?.json ?? JSON.stringify(this.workflow.staticData),
+		) as IDataObject;
 	}
 
 	/**
@@ -286,9 +299,11 @@ export class WebhookHarness {
 			if (typeof chunk === 'string') captured = chunk;
 			return end(chunk);
 		}) as typeof res.end;
+		const database = this.options.database;
+		if (database) this.restoreStaticData(database.json);
 		// What n8n 2.40 stores of the static data: the webhook call's changes only when it starts no run
 		// (WorkflowRunner.run resets the change flag before the answer); a run stores what its nodes change.
-		const staticBefore = JSON.stringify(this.workflow.staticData);
+		const staticBefore = database?.json ?? JSON.stringify(this.workflow.staticData);
 		try {
 			const result = await this.options.nodeType.webhook!.call(context);
 			// n8n runs the items even when the node answered the request itself (send-and-wait pages do).
@@ -310,6 +325,8 @@ export class WebhookHarness {
 		} catch (error) {
 			hit.status = 500;
 			hit.answer = JSON.stringify({ code: 0, message: (error as Error).message });
+		} finally {
+			if (database) database.json = JSON.stringify(this.workflow.staticData);
 		}
 		finish(hit.status, hit.answer);
 	}
