@@ -24,12 +24,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { canonicalWebhookKind } from '../shared/records/emailEvents';
 import { isRecord } from '../shared/values/objects';
 import { serviceNumber } from '../shared/records/values';
+import { HOUR_MS } from '../shared/values/serviceTime';
 
 /**
  * The service documents no end to its re-posting; 24 hours covers its retries after an outage of a day, and is the
  * window of its bounce list, the daily safety net it advises (docs/service-notes.md, Webhooks).
  */
-export const REPEAT_WINDOW_MS = 24 * 3_600_000;
+export const REPEAT_WINDOW_MS = 24 * HOUR_MS;
 /**
  * At most this many keys are kept (1.8 MB of static data): the newest, dropped a minute of arrival at a time.
  * An account with up to this many events a day keeps the whole window; at 1 million a day it reaches ~3.6 hours

@@ -10,6 +10,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { DAY_MS } from '../values/serviceTime';
 import { invalidInput } from '../values/inputErrors';
 import { withItemIndex, type SendGate } from '../items/engine';
 import { describeValue } from '../values/objects';
@@ -28,7 +29,6 @@ import { readParameter, resolveParameter } from '../items/parameters';
 /** n8n's store keeps at most this many values per node or workflow (the oldest go first); two per key. */
 export const MAX_KEYS = 100_000;
 const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: 2 * MAX_KEYS };
-const DAY_MS = 24 * 60 * 60 * 1000;
 const OPTION = 'Send Once per Key';
 const FORGET_HINT = `To send it anyway, run once with ${OPTION} → Forget First: This Run's Keys.`;
 
