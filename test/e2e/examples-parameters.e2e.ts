@@ -16,6 +16,7 @@ describe('examples/: structure and parameters', () => {
 			'bulk-sms-cost-dry-run-send.json',
 			'email-events-webhook.json',
 			'scheduled-sms-campaign-for-list.json',
+			'send-once-order-confirmation.json',
 			'sms-campaign-delivery-report.json',
 			'sms-not-delivered-email-fallback.json',
 			'template-email-from-rows.json',

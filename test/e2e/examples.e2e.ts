@@ -83,7 +83,7 @@ beforeAll(async () => {
 			'msgExTemplateKey',
 		),
 	]);
-	expect(runnable).toHaveLength(7);
+	expect(runnable).toHaveLength(8);
 	timings['import workflows'] = Date.now() - started;
 });
 
@@ -165,6 +165,41 @@ describe(`examples on n8n ${DEFAULT_N8N_VERSION} via n8n execute`, () => {
 		expect(sandbox.log.all().filter((entry) => entry.path === '/oauth/access_token')).toHaveLength(
 			0,
 		);
+	});
+
+	it("order confirmation sent once: the repeated order and a second run send nothing (on n8n's own deduplication store)", async () => {
+		await resetSandbox();
+		const sends = () =>
+			apiCallsOf(sandbox.log.all())
+				.filter((call) => call.path === '/smtp/emails')
+				.map((call) => (call.body as { email: { subject: string; to: unknown } }).email)
+				.map(({ subject, to }) => ({ subject, to }));
+		const first = await run('msgExSendOnceOrd');
+		const marks = (result: ExecuteResult) =>
+			outputOf(result.run, 'Send Confirmation Once').map(({ alreadySent, sendOnceKey }) => ({
+				alreadySent,
+				sendOnceKey,
+			}));
+		expect(marks(first)).toEqual([
+			{ alreadySent: false, sendOnceKey: 'A-1001-confirmation' },
+			{ alreadySent: false, sendOnceKey: 'A-1002-confirmation' },
+			{ alreadySent: true, sendOnceKey: 'A-1001-confirmation' },
+		]);
+		expect(sends()).toEqual([
+			{
+				subject: 'Order A-1001 confirmed',
+				to: [{ name: 'Ann Example', email: 'ann@example.com' }],
+			},
+			{
+				subject: 'Order A-1002 confirmed',
+				to: [{ name: 'Bob Example', email: 'bob@example.com' }],
+			},
+		]);
+		// A second run is a new n8n process: the keys come from n8n's database.
+		sandbox.log.clear();
+		const second = await run('msgExSendOnceOrd');
+		expect(marks(second).map(({ alreadySent }) => alreadySent)).toEqual([true, true, true]);
+		expect(sends()).toEqual([]);
 	});
 
 	it('bulk SMS: Get Cost and a Dry Run first, then Send to Numbers', async () => {
