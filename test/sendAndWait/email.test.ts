@@ -152,7 +152,8 @@ describe('Email → Send and Wait for Response: wait limit', () => {
 	});
 
 	test('at a date: free text times out with {data: {timedOut: true}} added to each input item (the rest kept)', async () => {
-		const at = new Date(Date.now() + 86_400_000).toISOString();
+		// Whole seconds: a wait limit is read to the second, as Send At is.
+		const at = new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000).toISOString();
 		const result = await t.run(
 			parameters({
 				responseType: 'freeText',
@@ -182,11 +183,7 @@ describe('Email → Send and Wait for Response: wait limit', () => {
 
 describe('Email → Send and Wait for Response: bad input is refused, nothing sent', () => {
 	test.each([
-		[
-			'no recipient (an expression that gives none)',
-			{ to: '={{ "" }}' },
-			'To: no recipient [item 0]',
-		],
+		['no recipient (an expression that gives none)', { to: '={{ "" }}' }, 'To: is empty [item 0]'],
 		['a bad address', { to: 'ann@' }, 'To: '],
 		['no subject', { subject: ' ' }, 'Subject: is empty [item 0]'],
 		['no message', { message: '={{ " " }}' }, 'Message: is empty [item 0]'],

@@ -18,7 +18,7 @@ export function base64Length(bytes: number): number {
 	return 4 * Math.ceil(bytes / 3);
 }
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+export const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** Adds the attachments to the email's encoded size in order; the item fails naming the one that crosses the limit. */
 export function checkMessageSize(

@@ -5,7 +5,10 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { readDateParameter } from '../dates';
 import { invalidInput } from '../items';
+import { quoteValue } from '../objects';
+import { serviceTimeToDate } from '../serviceTime';
 import { readParameter } from '../parameters';
 import { formFieldsOf, type FormField } from './form';
 import type { MessageLink } from './html';
@@ -66,17 +69,29 @@ export function readConfig(
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 /**
- * Until when to wait: WAIT_INDEFINITELY unless Limit Wait Time is set. A limit that is not in the future (a
- * past date, an amount of 0 or less) is refused: the message would go out with links already expired.
+ * The latest wait limit accepted: the last second of year 9999. Later instants have no four-digit ISO form (and
+ * past about 275,000 years JavaScript has no date at all: `1e9` days, or a millisecond timestamp typed as
+ * minutes), so n8n could not store or compare them as the execution's `waitTill`.
+ */
+const LATEST_WAIT_TILL = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/**
+ * Until when to wait: WAIT_INDEFINITELY unless Limit Wait Time is set. A limit that is not a date n8n can wait
+ * until, or not in the future (a past date, an amount of 0 or less), is refused before anything is sent: the
+ * message would go out with links already expired, or the execution would wait with an invalid `waitTill`.
+ * "At a specified time" is read as Send At is (readDateParameter): a picker's wall-clock value in the workflow's
+ * time zone, and only real calendar dates (2027-02-30 is refused, not moved to 2 March).
  */
 export function readWaitTill(context: IExecuteFunctions, now: Date): Date {
 	const options = (readParameter(context, 'options', 0, {}) ?? {}) as IDataObject;
 	const limit = (options.limitWaitTime as IDataObject | undefined)?.values as
 		IDataObject | undefined;
 	if (!limit || Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
+	let date: Date;
 	if ((limit.limitType ?? 'afterTimeInterval') === 'afterTimeInterval') {
 		const amount = Number(limit.resumeAmount ?? 1);
-		const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
+		const unitName = String(limit.resumeUnit ?? 'hours');
+		const unit = UNIT_MS[unitName];
 		if (!Number.isFinite(amount) || amount <= 0 || !unit)
 			throw invalidInput(
 				context,
@@ -84,17 +99,28 @@ export function readWaitTill(context: IExecuteFunctions, now: Date): Date {
 				'Limit Wait Time',
 				`the amount must be more than 0 (got ${String(limit.resumeAmount)})`,
 			);
-		return new Date(now.getTime() + amount * unit);
+		date = new Date(now.getTime() + amount * unit);
+		if (Number.isNaN(date.getTime()) || date.getTime() > LATEST_WAIT_TILL)
+			throw invalidInput(
+				context,
+				0,
+				'Limit Wait Time',
+				`${amount} ${unitName} from now is after the year 9999, later than n8n can wait`,
+				'Give the amount in the unit chosen (not a timestamp), or remove the limit.',
+			);
+		return date;
 	}
 	const raw = limit.maxDateAndTime;
-	const date = typeof raw === 'string' && raw.trim() ? new Date(raw) : undefined;
-	if (!date || Number.isNaN(date.getTime()))
+	const serviceTime = readDateParameter(context, 0, raw, 'Limit Wait Time', 'UTC');
+	const parsed = serviceTime === undefined ? undefined : serviceTimeToDate(serviceTime, 'UTC');
+	if (!parsed)
 		throw invalidInput(
 			context,
 			0,
 			'Limit Wait Time',
-			`Max Date and Time is not a date (got ${JSON.stringify(raw ?? '')})`,
+			`Max Date and Time is not a date (got ${quoteValue(raw ?? '')})`,
 		);
+	date = parsed;
 	if (date.getTime() <= now.getTime())
 		throw invalidInput(
 			context,

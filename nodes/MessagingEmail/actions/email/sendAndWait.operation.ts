@@ -7,21 +7,20 @@ import {
 } from 'n8n-workflow';
 
 import { invalidInput } from '../../../shared/items';
-import { readParameter, readText } from '../../../shared/parameters';
 import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { emailHtml, emailText } from '../../../shared/sendAndWait/html';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { parseAddresses } from '../../helpers/addresses';
-import { requiredEmail, requiredString } from '../../helpers/fields';
-import { senderAddressLocator } from '../../helpers/senders';
-import { senderCheck } from './send.operation';
+import { MAX_MESSAGE_BYTES, megabytes } from '../../helpers/attachments';
+import { requiredString } from '../../helpers/fields';
+import { readFrom, readSubject, readTo } from '../../helpers/message';
+import { senderAddressLocator, senderCheck } from '../../helpers/senders';
 
 const properties: INodeProperties[] = [
 	senderAddressLocator(
 		'fromEmail',
 		'From',
-		'An approved sender address of your account (Email → Sender → Get Many Addresses): pick it from the list or type it',
+		'An approved sender address of your account (Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
 	),
 	{
 		displayName: 'From Name',
@@ -67,7 +66,7 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * Sends one email (POST /smtp/emails, with the same checks as Send: valid addresses, an approved sender) whose
+ * Sends one email (POST /smtp/emails, read as Send reads From, To and Subject: valid addresses, one-line headers, an approved sender; at most the 10 MB an email may have) whose
  * links open the answer page, then puts the execution to wait. Like n8n's own send-and-wait nodes it sends once
  * per execution, with the first item's values.
  */
@@ -75,25 +74,27 @@ export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	const fromEmail = requiredEmail(this, 0, 'fromEmail', 'From');
-	const fromName = readText(this, 'fromName', 0).trim();
-	const parsed = parseAddresses(readParameter(this, 'to', 0, '', { list: true }));
-	if (!parsed.ok) throw invalidInput(this, 0, 'To', parsed.problem);
-	if (parsed.addresses.length === 0)
-		throw invalidInput(this, 0, 'To', 'no recipient', 'Give at least one address.');
-	const subject = requiredString(this, 0, 'subject', 'Subject');
+	const from = readFrom(this, 0);
+	const to = readTo(this, 0);
+	const subject = readSubject(this, 0);
 	const message = requiredString(this, 0, 'message', 'Message');
 	const { config, waitTill } = readSendAndWait(this);
-	await senderCheck(this, client)(0, fromEmail);
 
 	const links = messageLinks(this, config);
-	const email: IDataObject = {
-		subject,
-		from: fromName ? { name: fromName, email: fromEmail } : { email: fromEmail },
-		to: parsed.addresses,
-		html: Buffer.from(emailHtml(subject, message, links), 'utf8').toString('base64'),
-		text: emailText(message, links),
-	};
+	const html = Buffer.from(emailHtml(subject, message, links), 'utf8').toString('base64');
+	const text = emailText(message, links);
+	const size = html.length + Buffer.byteLength(text, 'utf8');
+	if (size > MAX_MESSAGE_BYTES)
+		throw invalidInput(
+			this,
+			0,
+			'Message',
+			`the email would be ${megabytes(size)} (Base64 HTML and text), over the ${megabytes(MAX_MESSAGE_BYTES)} an email may have`,
+			'Shorten the message: put long content behind a link.',
+		);
+	await senderCheck(this, client)(0, from.email);
+
+	const email: IDataObject = { subject, from, to, html, text };
 	await client.request({
 		method: 'POST',
 		path: '/smtp/emails',

@@ -21,7 +21,14 @@ import { readSender, senderField } from './shared';
  * the notice gives the budget and the run reports the exact length and parts.
  */
 const LINK_NOTE =
-	"The SMS is this message, a line break and one link to the answer page: n8n's signed link, your n8n address (e.g. https://n8n.example.com) plus about 135 characters. So the SMS usually takes 2 parts: GSM-7 holds 160 characters in one part, 153 per part when split (306 in 2 parts: about 145 for the message with a 25-character address). One character outside GSM-7 (an emoji, Cyrillic, curly quotes) switches to UCS-2: 70 in one part, 67 per part. The run warns with the exact length and parts. The service's moderation can delay an SMS by minutes; the wait limit counts from sending.";
+	"The SMS is this message, a line break and one link to the answer page: n8n's signed link, your n8n address (e.g. https://n8n.example.com) plus about 135 characters. So the SMS usually takes 2 parts: GSM-7 holds 160 characters in one part, 153 per part when split (306 in 2 parts: about 145 for the message with a 25-character address). One character outside GSM-7 (an emoji, Cyrillic, curly quotes) switches to UCS-2: 70 in one part, 67 per part. The run warns with the exact length and parts; more than 6 parts is refused. The service's moderation can delay an SMS by minutes; the wait limit counts from sending.";
+
+/**
+ * The most parts a Send and Wait SMS may take (918 GSM-7 / 402 UCS-2 characters with the link). An approval
+ * request needs a sentence and the link; a longer message is most likely a mapped field that holds more than
+ * meant (a whole document), which would go out as hundreds of charged parts.
+ */
+const MAX_SMS_PARTS = 6;
 
 const properties: INodeProperties[] = [
 	senderField,
@@ -68,6 +75,14 @@ export async function execute(
 	const [link] = messageLinks(this, config, true);
 	const body = smsText(message, link.url);
 	const length = smsLength(body);
+	if (length.parts > MAX_SMS_PARTS)
+		throw invalidInput(
+			this,
+			0,
+			'Message',
+			`the SMS with its link is ${length.length} ${length.encoding} characters: ${length.parts} parts, more than the ${MAX_SMS_PARTS} a Send and Wait SMS may take`,
+			`Shorten the message: ${MAX_SMS_PARTS} parts hold ${MAX_SMS_PARTS * 153} GSM-7 or ${MAX_SMS_PARTS * 67} UCS-2 characters, the link included. Each part is charged.`,
+		);
 	if (length.parts > 1) {
 		this.addExecutionHints({
 			message: `The SMS with its link is ${length.length} ${length.encoding} characters: ${length.parts} parts of ${length.perPart} (each part is charged). Shorten the message to send one part.`,
