@@ -1,7 +1,13 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { readConfig, type SendAndWaitConfig } from './config';
-import { formInputs, readSubmission } from './form';
+import {
+	formInputs,
+	LENGTH_NOTE,
+	lengthProblem,
+	MAX_ANSWER_CHARACTERS,
+	readSubmission,
+} from './form';
 import { answeredPage, escapeHtml, page, textToHtml } from './html';
 
 /**
@@ -71,14 +77,17 @@ function formPage(
 	const description = config.formDescription || message;
 	const inputs =
 		config.responseType === 'freeText'
-			? `<label for="f0">Response *</label><textarea id="f0" name="field-0" required>${escapeHtml(
-					typeof values['field-0'] === 'string' ? values['field-0'] : '',
+			? `<label for="f0">Response *</label><textarea id="f0" name="field-0" maxlength="${MAX_ANSWER_CHARACTERS}" required>${escapeHtml(
+					typeof values['field-0'] === 'string'
+						? values['field-0'].slice(0, MAX_ANSWER_CHARACTERS)
+						: '',
 				)}</textarea>`
 			: formInputs(config.fields, values);
 	const errors = problems.map((problem) => `<p class="error">${escapeHtml(problem)}</p>`).join('');
 	return page(
 		config.formTitle || title,
 		`<p>${textToHtml(description)}</p>${errors}<form method="post">${inputs}` +
+			`<p class="note">${LENGTH_NOTE}</p>` +
 			`<div class="buttons">${button(config.submitLabel, 'submit', '1')}</div></form>`,
 	);
 }
@@ -135,8 +144,9 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	}
 	if (config.responseType === 'freeText') {
 		const text = typeof body['field-0'] === 'string' ? body['field-0'].trim() : '';
-		if (!text) {
-			send(this, 400, formPage(config, message, title, body, ['Response: required']));
+		const problem = text ? lengthProblem('Response', text) : 'Response: required';
+		if (problem) {
+			send(this, 400, formPage(config, message, title, body, [problem]));
 			return { noWebhookResponse: true };
 		}
 		send(this, 200, answeredPage());
