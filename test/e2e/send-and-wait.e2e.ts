@@ -341,7 +341,7 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 
 		const started = Date.now();
 		const answer = await page(links[0], 'POST', 'approved=true');
-		expect([answer.status, answer.text.includes('Your answer was recorded')]).toEqual([200, true]);
+		expect([answer.status, answer.text.includes('Your answer was received')]).toEqual([200, true]);
 		const run = await finished(executionId);
 		timings['approve: POST to finished'] = Date.now() - started;
 		expect(run.status).toBe('success');

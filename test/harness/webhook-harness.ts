@@ -11,6 +11,7 @@ import {
 	createRunExecutionData,
 	type IDataObject,
 	type INode,
+	type IRunExecutionData,
 	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
@@ -62,6 +63,12 @@ export interface WebhookHarnessOptions {
 	staticData?: IDataObject;
 	/** The node's (optional) Messaging credential; undefined: the node has none. */
 	credentials?: CredentialStore;
+	/** The stored execution a resume webhook runs against (n8n's waiting webhooks pass it); undefined: none. */
+	runExecutionData?: IRunExecutionData;
+	/** The node's id (n8n's resume webhook path is the node id). */
+	nodeId?: string;
+	/** The waiting execution's id, as n8n's waiting webhooks set it. */
+	executionId?: string;
 }
 
 /**
@@ -84,7 +91,7 @@ export class WebhookHarness {
 
 	constructor(private readonly options: WebhookHarnessOptions) {
 		this.node = {
-			id: 'webhook-trigger-node',
+			id: options.nodeId ?? 'webhook-trigger-node',
 			name: 'Email Events',
 			type: options.nodeTypeName,
 			typeVersion: 1,
@@ -262,6 +269,7 @@ export class WebhookHarness {
 			},
 			this.url,
 		);
+		if (this.options.executionId) requestData.executionId = this.options.executionId;
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: this.node.name,
@@ -278,7 +286,7 @@ export class WebhookHarness {
 			mode,
 			webhookData,
 			[],
-			null,
+			this.options.runExecutionData ?? null,
 		);
 		let captured = '';
 		const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;

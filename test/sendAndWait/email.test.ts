@@ -1,7 +1,7 @@
 import { WAIT_INDEFINITELY, type INodeParameters } from 'n8n-workflow';
 
 import { node, useEmailSandbox } from '../email/setup';
-import { executionIdOf, hrefs, resumeAfterTimeout, signedUrl } from './setup';
+import { executionIdOf, hrefs, resumeAfterTimeout, signedUrl, waitOf } from './setup';
 
 const t = useEmailSandbox();
 
@@ -10,7 +10,7 @@ function parameters(overrides: INodeParameters = {}): INodeParameters {
 		resource: 'email',
 		operation: 'sendAndWait',
 		fromEmail: 'sender@sandbox.test',
-		to: 'Ann <ann@example.com>, bob@example.com',
+		to: 'Ann <ann@example.com>',
 		subject: 'Refund for order 1042',
 		message: 'Refund 120 EUR?',
 		...overrides,
@@ -37,7 +37,8 @@ describe('Email → Send and Wait for Response: the request', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.run.status).toBe('waiting');
 		expect(result.run.waitTill).toEqual(WAIT_INDEFINITELY);
-		const approve = signedUrl(executionIdOf(result), { approved: 'true' });
+		const ann = { w: waitOf(result), to: 'ann@example.com', name: 'Ann' };
+		const approve = signedUrl(executionIdOf(result), { approved: 'true', ...ann });
 		expect(t.calls().map((call) => `${call.method} ${call.path}`)).toEqual([
 			'GET /smtp/senders',
 			'POST /smtp/emails',
@@ -46,10 +47,7 @@ describe('Email → Send and Wait for Response: the request', () => {
 		expect(Object.keys(email).sort()).toEqual(['from', 'html', 'subject', 'text', 'to']);
 		expect(email.subject).toBe('Refund for order 1042');
 		expect(email.from).toEqual({ email: 'sender@sandbox.test' });
-		expect(email.to).toEqual([
-			{ name: 'Ann', email: 'ann@example.com' },
-			{ email: 'bob@example.com' },
-		]);
+		expect(email.to).toEqual([{ name: 'Ann', email: 'ann@example.com' }]);
 		expect(email.text).toBe(`Refund 120 EUR?\n\nApprove: ${approve}\n\n${NOTE}`);
 		expect(hrefs(email.html)).toEqual([approve]);
 		expect(email.html).toContain('>Approve</a>');
@@ -65,8 +63,9 @@ describe('Email → Send and Wait for Response: the request', () => {
 			}),
 		);
 		const id = executionIdOf(result);
-		const yes = signedUrl(id, { approved: 'true' });
-		const no = signedUrl(id, { approved: 'false' });
+		const ann = { w: waitOf(result), to: 'ann@example.com', name: 'Ann' };
+		const yes = signedUrl(id, { approved: 'true', ...ann });
+		const no = signedUrl(id, { approved: 'false', ...ann });
 		const email = sentEmail();
 		expect(hrefs(email.html)).toEqual([yes, no]);
 		expect(email.text).toBe(`Refund 120 EUR?\n\nYes, refund: ${yes}\nNo: ${no}\n\n${NOTE}`);
@@ -86,7 +85,11 @@ describe('Email → Send and Wait for Response: the request', () => {
 	])('%s: one signed link labelled Respond (or the label given)', async (responseType, extra) => {
 		const result = await t.run(parameters({ responseType, ...extra }));
 		expect(result.run.status).toBe('waiting');
-		const link = signedUrl(executionIdOf(result));
+		const link = signedUrl(executionIdOf(result), {
+			w: waitOf(result),
+			to: 'ann@example.com',
+			name: 'Ann',
+		});
 		const email = sentEmail();
 		expect(hrefs(email.html)).toEqual([link]);
 		expect(email.text).toBe(`Refund 120 EUR?\n\nRespond: ${link}\n\n${NOTE}`);
@@ -96,7 +99,7 @@ describe('Email → Send and Wait for Response: the request', () => {
 			parameters({ responseType, ...extra, options: { messageButtonLabel: 'Answer here' } }),
 		);
 		expect(sentEmail().text).toBe(
-			`Refund 120 EUR?\n\nAnswer here: ${signedUrl(executionIdOf(labelled))}\n\n${NOTE}`,
+			`Refund 120 EUR?\n\nAnswer here: ${signedUrl(executionIdOf(labelled), { w: waitOf(labelled), to: 'ann@example.com', name: 'Ann' })}\n\n${NOTE}`,
 		);
 	});
 

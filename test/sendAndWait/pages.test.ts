@@ -72,7 +72,7 @@ describe('the answer page', () => {
 
 		const answered = await request('POST', '?approved=true&signature=x', 'approved=true');
 		expect(answered.status).toBe(200);
-		expect(answered.text).toContain('Your answer was recorded');
+		expect(answered.text).toContain('Your answer was received');
 		expect(answered.items?.map((item) => item.json)).toEqual([
 			{ data: { approved: true, respondedAt } },
 		]);

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { smsLength } from '../../nodes/shared/sendAndWait/smsLength';
 import { useSmsSandbox } from '../sms/setup';
-import { executionIdOf, resumeAfterTimeout, signedUrl } from './setup';
+import { executionIdOf, resumeAfterTimeout, signedUrl, waitOf } from './setup';
 
 const t = useSmsSandbox();
 
@@ -35,7 +35,7 @@ describe('SMS → Campaign → Send and Wait for Response', () => {
 			const result = await t.run(parameters(extra as INodeParameters));
 			expect(result.error).toBeUndefined();
 			expect(result.run.status).toBe('waiting');
-			const link = signedUrl(executionIdOf(result));
+			const link = signedUrl(executionIdOf(result), { w: waitOf(result) });
 			expect(t.calls().map(({ method, path, body }) => ({ method, path, body }))).toEqual([
 				{
 					method: 'POST',

@@ -12,6 +12,7 @@ import { serviceTimeToDate } from '../serviceTime';
 import { readParameter } from '../parameters';
 import { formFieldsOf, type FormField } from './form';
 import type { MessageLink } from './html';
+import { WAIT_PARAMETER } from './wait';
 
 export type ResponseType = 'approval' | 'freeText' | 'customForm';
 
@@ -142,37 +143,46 @@ export function readSendAndWait(context: IExecuteFunctions): {
 	return { config: result.config, waitTill: readWaitTill(context, new Date()) };
 }
 
+/** Who a message went to: their links carry it (signed), so the answer says who gave it. */
+export interface Recipient {
+	email: string;
+	name?: string;
+}
+
 /**
- * The links of the message, n8n's signed resume URLs (a changed byte gets n8n's 401). Every one opens a page;
+ * The links of one message, n8n's signed resume URLs (a changed byte gets n8n's 401). Every one opens a page;
  * only the page's button (a POST) answers. An email has one link per choice (`approved` in the link only picks
- * the button the page offers first); an SMS has one link to a page with every choice.
+ * the button the page offers first); an SMS has one link to a page with every choice. Each link carries this
+ * wait's value (`w`, see wait.ts) and, for an email, its recipient (`to`, `name`): each recipient's links are
+ * their own.
  */
 export function messageLinks(
 	context: IExecuteFunctions,
 	config: SendAndWaitConfig,
+	wait: string,
+	recipient?: Recipient,
 	single = false,
 ): MessageLink[] {
+	const own: Record<string, string> = { [WAIT_PARAMETER]: wait };
+	if (recipient) {
+		own.to = recipient.email;
+		if (recipient.name) own.name = recipient.name;
+	}
+	const link = (approved?: string) =>
+		context.getSignedResumeUrl(approved === undefined ? own : { approved, ...own });
 	if (config.responseType !== 'approval')
-		return [{ label: config.respondLabel, url: context.getSignedResumeUrl(), primary: true }];
+		return [{ label: config.respondLabel, url: link(), primary: true }];
 	if (single || !config.double)
 		return [
 			{
 				label: single ? 'Answer' : config.approveLabel,
-				url: context.getSignedResumeUrl(single ? {} : { approved: 'true' }),
+				url: link(single ? undefined : 'true'),
 				primary: true,
 			},
 		];
 	return [
-		{
-			label: config.approveLabel,
-			url: context.getSignedResumeUrl({ approved: 'true' }),
-			primary: true,
-		},
-		{
-			label: config.declineLabel,
-			url: context.getSignedResumeUrl({ approved: 'false' }),
-			primary: false,
-		},
+		{ label: config.approveLabel, url: link('true'), primary: true },
+		{ label: config.declineLabel, url: link('false'), primary: false },
 	];
 }
 

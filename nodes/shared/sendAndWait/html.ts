@@ -44,9 +44,32 @@ export function page(title: string, body: string): string {
 	].join('');
 }
 
-/** The page after an accepted answer. */
+/**
+ * The page after an accepted answer. It is sent before n8n resumes the execution, so it cannot promise the answer
+ * counted: an answer given at the same moment through another n8n process may have arrived first.
+ */
 export function answeredPage(): string {
-	return page('Thank you', '<p>Your answer was recorded. You can close this page.</p>');
+	return page(
+		'Thank you',
+		'<p>Your answer was received. You can close this page.</p>' +
+			'<p class="note">Only the first answer counts: if someone else answered this request at the same moment, the one that arrived first stands.</p>',
+	);
+}
+
+/** A link of an earlier wait, or of a request already answered: nothing to do. */
+export function noActionPage(): string {
+	return page(
+		'No action required',
+		'<p>This request was already answered, or this link belongs to an earlier request. Nothing was recorded.</p>',
+	);
+}
+
+/** The second of two answers given at the same moment: the first one stands. */
+export function lostRacePage(): string {
+	return page(
+		'Already answered',
+		'<p>Someone answered this request just before you. Their answer stands; yours was not recorded.</p>',
+	);
 }
 
 export interface MessageLink {

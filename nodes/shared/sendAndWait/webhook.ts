@@ -8,7 +8,8 @@ import {
 	MAX_ANSWER_CHARACTERS,
 	readSubmission,
 } from './form';
-import { answeredPage, escapeHtml, page, textToHtml } from './html';
+import { answeredPage, escapeHtml, lostRacePage, noActionPage, page, textToHtml } from './html';
+import { claimAnswer, isCurrentWait, WAIT_PARAMETER } from './wait';
 
 /**
  * What the page may do: no scripts, no assets from anywhere, inline styles only, the form posts back to this
@@ -113,6 +114,24 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const title = textOrEmpty(() => read('subject', '')).trim() || 'Your answer';
 	const body = (request.method === 'POST' ? (this.getBodyData() ?? {}) : {}) as IDataObject;
 	const query = (request.query ?? {}) as IDataObject;
+	if (!isCurrentWait(this, query)) {
+		send(this, 200, noActionPage());
+		return { noWebhookResponse: true };
+	}
+	const answer = (data: IDataObject): IWebhookResponseData => {
+		if (!claimAnswer(this, query[WAIT_PARAMETER])) {
+			send(this, 409, lostRacePage());
+			return { noWebhookResponse: true };
+		}
+		send(this, 200, answeredPage());
+		const json: IDataObject = { data: { ...data, respondedAt: new Date().toISOString() } };
+		if (typeof query.to === 'string')
+			json.responder =
+				typeof query.name === 'string'
+					? { email: query.to, name: query.name }
+					: { email: query.to };
+		return { noWebhookResponse: true, workflowData: [[{ json }]] };
+	};
 
 	if (config.responseType === 'approval') {
 		const preferDecline = query.approved === 'false' && config.double;
@@ -125,17 +144,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			send(this, 400, choicePage(config, message, title, preferDecline, 'Choose an answer.'));
 			return { noWebhookResponse: true };
 		}
-		send(this, 200, answeredPage());
-		return {
-			noWebhookResponse: true,
-			workflowData: [
-				[
-					{
-						json: { data: { approved: choice === 'true', respondedAt: new Date().toISOString() } },
-					},
-				],
-			],
-		};
+		return answer({ approved: choice === 'true' });
 	}
 
 	if (request.method !== 'POST') {
@@ -149,22 +158,12 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			send(this, 400, formPage(config, message, title, body, [problem]));
 			return { noWebhookResponse: true };
 		}
-		send(this, 200, answeredPage());
-		return {
-			noWebhookResponse: true,
-			workflowData: [[{ json: { data: { text, respondedAt: new Date().toISOString() } } }]],
-		};
+		return answer({ text });
 	}
 	const submission = readSubmission(config.fields, body);
 	if ('problems' in submission) {
 		send(this, 400, formPage(config, message, title, body, submission.problems));
 		return { noWebhookResponse: true };
 	}
-	send(this, 200, answeredPage());
-	return {
-		noWebhookResponse: true,
-		workflowData: [
-			[{ json: { data: { ...submission.data, respondedAt: new Date().toISOString() } } }],
-		],
-	};
+	return answer(submission.data);
 }

@@ -9,6 +9,7 @@ import {
 import { invalidInput } from '../../../shared/items';
 import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
+import { startWait } from '../../../shared/sendAndWait/wait';
 import { emailHtml, emailText } from '../../../shared/sendAndWait/html';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { MAX_MESSAGE_BYTES, megabytes } from '../../helpers/attachments';
@@ -37,7 +38,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'Ann <ann@example.com>, bob@example.com',
 		description:
-			'Who may answer, comma-separated. With several recipients the first answer counts; the others then see that it was already answered.',
+			'Who may answer, comma-separated. Each recipient gets an email of their own with their own links; the first answer counts (the output names who gave it), the others then see that it was already answered.',
 	},
 	{
 		displayName: 'Subject',
@@ -66,9 +67,10 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * Sends one email (POST /smtp/emails, read as Send reads From, To and Subject: valid addresses, one-line headers, an approved sender; at most the 10 MB an email may have) whose
- * links open the answer page, then puts the execution to wait. Like n8n's own send-and-wait nodes it sends once
- * per execution, with the first item's values.
+ * Sends one email per recipient (POST /smtp/emails; From, To and Subject read as Send reads them: valid
+ * addresses, one-line headers, an approved sender; at most the 10 MB an email may have) whose links open the
+ * answer page, then puts the execution to wait. Like n8n's own send-and-wait nodes it sends once per execution,
+ * with the first item's values.
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -80,27 +82,33 @@ export async function execute(
 	const message = requiredString(this, 0, 'message', 'Message');
 	const { config, waitTill } = readSendAndWait(this);
 
-	const links = messageLinks(this, config);
-	const html = Buffer.from(emailHtml(subject, message, links), 'utf8').toString('base64');
-	const text = emailText(message, links);
-	const size = html.length + Buffer.byteLength(text, 'utf8');
-	if (size > MAX_MESSAGE_BYTES)
-		throw invalidInput(
-			this,
-			0,
-			'Message',
-			`the email would be ${megabytes(size)} (Base64 HTML and text), over the ${megabytes(MAX_MESSAGE_BYTES)} an email may have`,
-			'Shorten the message: put long content behind a link.',
-		);
+	const wait = startWait(this);
+	// One email per recipient, each with links of their own: the answer says who gave it, and no recipient sees
+	// the others' addresses. All are built (and their size checked) before the first is sent.
+	const emails = to.map((recipient): IDataObject => {
+		const links = messageLinks(this, config, wait, recipient);
+		const html = Buffer.from(emailHtml(subject, message, links), 'utf8').toString('base64');
+		const text = emailText(message, links);
+		const size = html.length + Buffer.byteLength(text, 'utf8');
+		if (size > MAX_MESSAGE_BYTES)
+			throw invalidInput(
+				this,
+				0,
+				'Message',
+				`the email would be ${megabytes(size)} (Base64 HTML and text), over the ${megabytes(MAX_MESSAGE_BYTES)} an email may have`,
+				'Shorten the message: put long content behind a link.',
+			);
+		return { subject, from, to: [recipient], html, text };
+	});
 	await senderCheck(this, client)(0, from.email);
 
-	const email: IDataObject = { subject, from, to, html, text };
-	await client.request({
-		method: 'POST',
-		path: '/smtp/emails',
-		body: { email },
-		idempotent: false,
-		itemIndex: 0,
-	});
+	for (const email of emails)
+		await client.request({
+			method: 'POST',
+			path: '/smtp/emails',
+			body: { email },
+			idempotent: false,
+			itemIndex: 0,
+		});
 	return await waitForAnswer(this, config, waitTill);
 }

@@ -10,6 +10,7 @@ import { readText } from '../../../shared/parameters';
 import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { smsLength, smsText } from '../../../shared/sendAndWait/smsLength';
+import { startWait } from '../../../shared/sendAndWait/wait';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { phoneField } from '../../helpers/fields';
 import { readPhone } from '../../helpers/phones';
@@ -17,11 +18,11 @@ import { readSender, senderField } from './shared';
 
 /**
  * What the link adds: a line break and n8n's signed resume link, `<address>/webhook-waiting/<execution>/<node id>?
- * signature=<64 hex>`, about 135 characters plus the instance's address. The editor cannot count an expression, so
+ * w=<12 characters>&signature=<64 hex>`, about 150 characters plus the instance's address. The editor cannot count an expression, so
  * the notice gives the budget and the run reports the exact length and parts.
  */
 const LINK_NOTE =
-	"The SMS is this message, a line break and one link to the answer page: n8n's signed link, your n8n address (e.g. https://n8n.example.com) plus about 135 characters. So the SMS usually takes 2 parts: GSM-7 holds 160 characters in one part, 153 per part when split (306 in 2 parts: about 145 for the message with a 25-character address). One character outside GSM-7 (an emoji, Cyrillic, curly quotes) switches to UCS-2: 70 in one part, 67 per part. The run warns with the exact length and parts; more than 6 parts is refused. The service's moderation can delay an SMS by minutes; the wait limit counts from sending.";
+	"The SMS is this message, a line break and one link to the answer page: n8n's signed link, your n8n address (e.g. https://n8n.example.com) plus about 150 characters. So the SMS usually takes 2 parts: GSM-7 holds 160 characters in one part, 153 per part when split (306 in 2 parts: about 130 for the message with a 25-character address). One character outside GSM-7 (an emoji, Cyrillic, curly quotes) switches to UCS-2: 70 in one part, 67 per part. The run warns with the exact length and parts; more than 6 parts is refused. The service's moderation can delay an SMS by minutes; the wait limit counts from sending.";
 
 /**
  * The most parts a Send and Wait SMS may take (918 GSM-7 / 402 UCS-2 characters with the link). An approval
@@ -42,7 +43,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 3 },
 		placeholder: 'e.g. Refund of 120 EUR for order 1042?',
 		description: 'Text of the SMS and of the page; the link to the page is added after it',
-		hint: 'The link adds your n8n address plus about 135 characters: keep the message short (about 145 characters for 2 GSM-7 parts)',
+		hint: 'The link adds your n8n address plus about 150 characters: keep the message short (about 130 characters for 2 GSM-7 parts)',
 	},
 	{
 		displayName: LINK_NOTE,
@@ -72,7 +73,7 @@ export async function execute(
 	const message = readText(this, 'message', 0).trim();
 	if (!message) throw invalidInput(this, 0, 'Message', 'is empty');
 	const { config, waitTill } = readSendAndWait(this);
-	const [link] = messageLinks(this, config, true);
+	const [link] = messageLinks(this, config, startWait(this), undefined, true);
 	const body = smsText(message, link.url);
 	const length = smsLength(body);
 	if (length.parts > MAX_SMS_PARTS)
