@@ -42,6 +42,8 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** Expression engine for this run; default: N8N_EXPRESSION_ENGINE, else 'vm' (n8n 2.x's default). */
 	engine?: ExpressionEngine;
+	/** n8n's own addresses for this run (instanceBaseUrl, webhookWaitingBaseUrl, …), over the defaults. */
+	urls?: Record<string, string>;
 }
 
 export type ExpressionEngine = 'vm' | 'legacy';
@@ -298,6 +300,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			throw new Error('not available in tests');
 		},
 		getRunExecutionData: async () => undefined,
+		...options.urls,
 	});
 
 	const runExecutionData = {

@@ -56,7 +56,8 @@ describe('SMS → Campaign → Send and Wait for Response', () => {
 		const body = (t.calls()[0].body as { body: string }).body;
 		const length = smsLength(body);
 		expect(length.parts).toBe(2);
-		expect(result.run.data.resultData.runData.Node?.[0]?.hints).toEqual([
+		// (The harness's n8n is on 127.0.0.1: the link warning comes first, see link-warning.test.ts.)
+		expect(result.run.data.resultData.runData.Node?.[0]?.hints?.slice(1)).toEqual([
 			{
 				message: `The SMS with its link is ${length.length} GSM-7 characters: 2 parts of 153 (each part is charged). Shorten the message to send one part.`,
 				type: 'warning',

@@ -186,6 +186,35 @@ export function messageLinks(
 	];
 }
 
+/** Hosts only the machine itself can reach: a link to them cannot be answered from a recipient's phone. */
+const LOCAL_HOST = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])$/i;
+
+/**
+ * A run warning when the link about to be sent cannot work: n8n builds it from WEBHOOK_URL, or without it from
+ * its own host and port (`localhost:5678`, as queue workers do when WEBHOOK_URL is set on the main process
+ * only), or it uses http: while n8n's own address is https (a proxy in front that n8n was not told about).
+ */
+export function warnIfUnreachable(context: IExecuteFunctions, url: string): void {
+	const link = new URL(url);
+	let instance: URL | undefined;
+	try {
+		instance = new URL(context.getInstanceBaseUrl());
+	} catch {
+		instance = undefined;
+	}
+	const problem = LOCAL_HOST.test(link.hostname)
+		? `points at ${link.host}, which only the n8n machine itself can open`
+		: link.protocol === 'http:' && instance?.protocol === 'https:'
+			? `uses http: (${link.origin}) while n8n is served over https (${instance.origin})`
+			: undefined;
+	if (problem)
+		context.addExecutionHints({
+			message: `The answer link ${problem}. Set WEBHOOK_URL to n8n's public address (on the main process and on every worker in queue mode) so that recipients can answer.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+}
+
 /**
  * Puts the execution to wait for the answer. The page's POST replaces the node's input with the answer; if the
  * wait limit comes first, n8n resumes the node with its input as stored, so that input (this run's copy, not the

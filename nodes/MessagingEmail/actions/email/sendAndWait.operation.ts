@@ -7,7 +7,12 @@ import {
 } from 'n8n-workflow';
 
 import { invalidInput } from '../../../shared/items';
-import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
+import {
+	messageLinks,
+	readSendAndWait,
+	waitForAnswer,
+	warnIfUnreachable,
+} from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { startWait } from '../../../shared/sendAndWait/wait';
 import { emailHtml, emailText } from '../../../shared/sendAndWait/html';
@@ -101,6 +106,7 @@ export async function execute(
 		return { subject, from, to: [recipient], html, text };
 	});
 	await senderCheck(this, client)(0, from.email);
+	warnIfUnreachable(this, this.getSignedResumeUrl());
 
 	for (const email of emails)
 		await client.request({

@@ -7,7 +7,12 @@ import {
 
 import { invalidInput } from '../../../shared/items';
 import { readText } from '../../../shared/parameters';
-import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
+import {
+	messageLinks,
+	readSendAndWait,
+	waitForAnswer,
+	warnIfUnreachable,
+} from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { smsLength, smsText } from '../../../shared/sendAndWait/smsLength';
 import { startWait } from '../../../shared/sendAndWait/wait';
@@ -74,6 +79,7 @@ export async function execute(
 	if (!message) throw invalidInput(this, 0, 'Message', 'is empty');
 	const { config, waitTill } = readSendAndWait(this);
 	const [link] = messageLinks(this, config, startWait(this), undefined, true);
+	warnIfUnreachable(this, link.url);
 	const body = smsText(message, link.url);
 	const length = smsLength(body);
 	if (length.parts > MAX_SMS_PARTS)
