@@ -16,6 +16,10 @@ import { WAIT_PARAMETER } from './wait';
 
 export type ResponseType = 'approval' | 'freeText' | 'customForm';
 
+/** Whether an approval page asks for a comment: not at all, optionally, to decline, or always. */
+export type CommentMode = 'off' | 'optional' | 'onDecline' | 'always';
+const COMMENT_MODES: CommentMode[] = ['off', 'optional', 'onDecline', 'always'];
+
 /** Reads a node parameter: `readParameter` when sending, the webhook context's `getNodeParameter` on the page. */
 export type ParameterSource = (name: string, fallback: unknown) => unknown;
 
@@ -25,6 +29,8 @@ export interface SendAndWaitConfig {
 	double: boolean;
 	approveLabel: string;
 	declineLabel: string;
+	/** Approval: the comment box. */
+	comment: CommentMode;
 	/** Custom Form fields (empty for the other types). */
 	fields: FormField[];
 	/** Label of the link in a Free Text / Custom Form message. */
@@ -58,6 +64,9 @@ export function readConfig(
 			double: approval.approvalType === 'double',
 			approveLabel: text(approval.approveLabel, 'Approve'),
 			declineLabel: text(approval.disapproveLabel, 'Decline'),
+			comment: COMMENT_MODES.includes(approval.comment as CommentMode)
+				? (approval.comment as CommentMode)
+				: 'off',
 			fields,
 			respondLabel: text(options.messageButtonLabel, 'Respond'),
 			formTitle: text(options.responseFormTitle, ''),

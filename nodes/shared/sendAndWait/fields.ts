@@ -138,6 +138,20 @@ const approvalOptions: INodeProperties = {
 					default: 'Decline',
 					displayOptions: { show: { approvalType: ['double'] } },
 				},
+				{
+					displayName: 'Comment',
+					name: 'comment',
+					type: 'options',
+					default: 'off',
+					description:
+						"Whether the page asks for a comment with the answer; the output gives it as data.comment. An AI agent whose tool call is declined receives the comment as the reviewer's feedback.",
+					options: [
+						{ name: 'Off', value: 'off' },
+						{ name: 'Optional', value: 'optional' },
+						{ name: 'Required on Decline', value: 'onDecline' },
+						{ name: 'Required', value: 'always' },
+					],
+				},
 			],
 		},
 	],

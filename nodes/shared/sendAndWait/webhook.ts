@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { readConfig, type SendAndWaitConfig } from './config';
+import { readConfig, type CommentMode, type SendAndWaitConfig } from './config';
 import {
 	formInputs,
 	LENGTH_NOTE,
@@ -48,12 +48,31 @@ const button = (label: string, name: string, value: string, secondary = false) =
 	`<button type="submit" name="${name}" value="${value}"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>`;
 
 /** The form posts to the page's own address (`action` left out), so the signed query string goes with it. */
+const COMMENT_LABEL: Record<CommentMode, string> = {
+	off: '',
+	optional: 'Comment (optional)',
+	onDecline: 'Comment (required to decline)',
+	always: 'Comment *',
+};
+
+/** The approval page's comment box (none when Comment is off); `always` is required by the browser too. */
+function commentBox(config: SendAndWaitConfig, given: unknown): string {
+	if (config.comment === 'off') return '';
+	const value = typeof given === 'string' ? given.slice(0, MAX_ANSWER_CHARACTERS) : '';
+	return (
+		`<label for="comment">${COMMENT_LABEL[config.comment]}</label>` +
+		`<textarea id="comment" name="comment" maxlength="${MAX_ANSWER_CHARACTERS}"${config.comment === 'always' ? ' required' : ''}>${escapeHtml(value)}</textarea>` +
+		`<p class="note">${LENGTH_NOTE}</p>`
+	);
+}
+
 function choicePage(
 	config: SendAndWaitConfig,
 	message: string,
 	title: string,
 	preferDecline: boolean,
 	error?: string,
+	comment?: unknown,
 ): string {
 	const approve = button(config.approveLabel, 'approved', 'true', preferDecline);
 	const decline = config.double
@@ -63,9 +82,29 @@ function choicePage(
 	return page(
 		title,
 		`<p>${textToHtml(message)}</p>${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}` +
-			`<form method="post"><div class="buttons">${buttons}</div></form>` +
+			`<form method="post">${commentBox(config, comment)}<div class="buttons">${buttons}</div></form>` +
 			'<p class="note">Nothing is recorded until you press a button.</p>',
 	);
+}
+
+/**
+ * The comment posted with an approval, or the problem with it. `undefined` when Comment is off (the output then
+ * has no `comment`), null when none was given.
+ */
+function readComment(
+	config: SendAndWaitConfig,
+	approved: boolean,
+	raw: unknown,
+): { comment?: string | null } | { problem: string } {
+	if (config.comment === 'off') return {};
+	if (raw !== undefined && typeof raw !== 'string') return { problem: 'Comment: give one value' };
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const tooLong = lengthProblem('Comment', text);
+	if (tooLong) return { problem: tooLong };
+	if (!text && config.comment === 'always') return { problem: 'Comment: required' };
+	if (!text && config.comment === 'onDecline' && !approved)
+		return { problem: `Comment: required to ${config.declineLabel.toLowerCase()}` };
+	return { comment: text || null };
 }
 
 function formPage(
@@ -141,10 +180,37 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		}
 		const choice = body.approved;
 		if (choice !== 'true' && !(choice === 'false' && config.double)) {
-			send(this, 400, choicePage(config, message, title, preferDecline, 'Choose an answer.'));
+			send(
+				this,
+				400,
+				choicePage(config, message, title, preferDecline, 'Choose an answer.', body.comment),
+			);
 			return { noWebhookResponse: true };
 		}
-		return answer({ approved: choice === 'true' });
+		const approved = choice === 'true';
+		const comment = readComment(config, approved, body.comment);
+		if ('problem' in comment) {
+			send(
+				this,
+				400,
+				choicePage(
+					config,
+					message,
+					title,
+					!approved && config.double,
+					comment.problem,
+					body.comment,
+				),
+			);
+			return { noWebhookResponse: true };
+		}
+		// n8n's AI Agent hands a declined tool call's `chatInput` to the model as the reviewer's feedback
+		// (processHitlResponses in @n8n/n8n-nodes-langchain); only the generated …HitlTool node adds it.
+		const forAgent =
+			!approved && comment.comment && this.getNode().type.endsWith('HitlTool')
+				? { chatInput: comment.comment }
+				: {};
+		return answer({ approved, ...comment, ...forAgent });
 	}
 
 	if (request.method !== 'POST') {
