@@ -297,6 +297,9 @@ export class WebhookHarness {
 		// What n8n 2.40 stores of the static data: the webhook call's changes only when it starts no run
 		// (WorkflowRunner.run resets the change flag before the answer); a run stores what its nodes change.
 		const staticBefore = JSON.stringify(this.workflow.staticData);
+		// n8n's webhook servers hold an expression isolate while the node runs (waiting-webhooks.js acquireIsolate),
+		// so expressions in parameters evaluate there as in a run.
+		await this.workflow.expression.acquireIsolate();
 		try {
 			const result = await this.options.nodeType.webhook!.call(context);
 			// n8n runs the items even when the node answered the request itself (send-and-wait pages do).
@@ -318,6 +321,8 @@ export class WebhookHarness {
 		} catch (error) {
 			hit.status = 500;
 			hit.answer = JSON.stringify({ code: 0, message: (error as Error).message });
+		} finally {
+			await this.workflow.expression.releaseIsolate();
 		}
 		finish(hit.status, hit.answer);
 	}

@@ -14,7 +14,7 @@ import { formFieldsOf, type FormField } from './form';
 import type { MessageLink } from './html';
 import { WAIT_PARAMETER } from './wait';
 
-export type ResponseType = 'approval' | 'freeText' | 'customForm';
+export type ResponseType = 'approval' | 'freeText' | 'customForm' | 'reviewAndEdit';
 
 /** Whether an approval page asks for a comment: not at all, optionally, to decline, or always. */
 export type CommentMode = 'off' | 'optional' | 'onDecline' | 'always';
@@ -55,13 +55,18 @@ export function readConfig(
 		const parsed = formFieldsOf(read('formFields.values', []));
 		if ('problem' in parsed) return { parameter: 'Form Elements', problem: parsed.problem };
 		fields = parsed.fields;
+	} else if (responseType === 'reviewAndEdit') {
+		const parsed = formFieldsOf(read('reviewFields.values', []), true);
+		if ('problem' in parsed) return { parameter: 'Fields to Review', problem: parsed.problem };
+		fields = parsed.fields;
 	} else if (responseType !== 'approval' && responseType !== 'freeText') {
 		return { parameter: 'Response Type', problem: `unknown type "${responseType}"` };
 	}
 	return {
 		config: {
 			responseType,
-			double: approval.approvalType === 'double',
+			// Review and Edit always offers both: approve the edited values, or decline the draft.
+			double: approval.approvalType === 'double' || responseType === 'reviewAndEdit',
 			approveLabel: text(approval.approveLabel, 'Approve'),
 			declineLabel: text(approval.disapproveLabel, 'Decline'),
 			comment: COMMENT_MODES.includes(approval.comment as CommentMode)

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { quoteValue } from '../objects';
 import { calendarDayProblem } from '../serviceTime';
 import { escapeHtml } from './html';
 
@@ -29,7 +30,7 @@ export function lengthProblem(label: string, text: string): string | undefined {
 /** What the page says under a text input. */
 export const LENGTH_NOTE = `At most ${thousands(MAX_ANSWER_CHARACTERS)} characters.`;
 
-export type FieldType = 'text' | 'number' | 'email' | 'date' | 'dropdown' | 'checkbox';
+export type FieldType = 'text' | 'textarea' | 'number' | 'email' | 'date' | 'dropdown' | 'checkbox';
 
 export interface FormField {
 	label: string;
@@ -38,9 +39,12 @@ export interface FormField {
 	placeholder: string;
 	/** Dropdown and checkbox choices. */
 	options: string[];
+	/** Review and Edit: the value the page shows first. */
+	value?: string;
 }
 
 const TYPES: FieldType[] = ['text', 'number', 'email', 'date', 'dropdown', 'checkbox'];
+const REVIEW_TYPES: FieldType[] = ['text', 'textarea', 'number', 'email', 'date', 'dropdown'];
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -49,7 +53,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * same label, a choice field without choices): the operation refuses to send then, so no link leads to a form
  * that cannot work.
  */
-export function formFieldsOf(value: unknown): { fields: FormField[] } | { problem: string } {
+export function formFieldsOf(
+	value: unknown,
+	review = false,
+): { fields: FormField[] } | { problem: string } {
 	const rows = Array.isArray(value) ? (value as IDataObject[]) : [];
 	if (rows.length === 0) return { problem: 'no field: add at least one form element' };
 	const fields: FormField[] = [];
@@ -59,19 +66,38 @@ export function formFieldsOf(value: unknown): { fields: FormField[] } | { proble
 		if (fields.some((field) => field.label === label))
 			return { problem: `two elements are named "${label}"` };
 		const type = String(row.fieldType ?? 'text') as FieldType;
-		if (!TYPES.includes(type)) return { problem: `"${label}" has an unknown type "${type}"` };
+		if (!(review ? REVIEW_TYPES : TYPES).includes(type))
+			return { problem: `"${label}" has an unknown type "${type}"` };
 		const options = (((row.fieldOptions as IDataObject | undefined)?.values as IDataObject[]) ?? [])
 			.map((entry) => String(entry.option ?? '').trim())
 			.filter((option) => option !== '');
 		if ((type === 'dropdown' || type === 'checkbox') && options.length === 0)
 			return { problem: `"${label}" offers no option: add Field Options` };
-		fields.push({
+		const field: FormField = {
 			label,
 			type,
 			required: row.requiredField === true,
 			placeholder: String(row.placeholder ?? ''),
 			options,
-		});
+		};
+		if (review) {
+			if (['approved', 'comment', 'respondedAt'].includes(label))
+				return {
+					problem: `"${label}" is a name the answer uses itself: choose another Field Name`,
+				};
+			const given = row.fieldValue;
+			if (given !== undefined && given !== null && typeof given === 'object')
+				return {
+					problem: `"${label}" is pre-filled with ${quoteValue(given)}: give text or a number`,
+				};
+			field.value = given === undefined || given === null ? '' : String(given).trim();
+			const problem = field.value === '' ? undefined : valueProblem(field, field.value);
+			if (problem)
+				return { problem: `"${label}" is pre-filled with ${quoteValue(field.value)}: ${problem}` };
+			const tooLong = lengthProblem(label, field.value);
+			if (tooLong) return { problem: `pre-filled ${tooLong}` };
+		}
+		fields.push(field);
 	}
 	return { fields };
 }
@@ -86,7 +112,11 @@ export function formInputs(fields: FormField[], values: IDataObject = {}): strin
 			const id = `f${index}`;
 			const label = `${escapeHtml(field.label)}${field.required ? ' *' : ''}`;
 			const required = field.required ? ' required' : '';
-			const given = values[name];
+			const given = name in values ? values[name] : field.value;
+			if (field.type === 'textarea') {
+				const text = typeof given === 'string' ? given.slice(0, MAX_ANSWER_CHARACTERS) : '';
+				return `<label for="${id}">${label}</label><textarea id="${id}" name="${name}" maxlength="${MAX_ANSWER_CHARACTERS}"${required}>${escapeHtml(text)}</textarea>`;
+			}
 			if (field.type === 'checkbox') {
 				const chosen = new Set(([] as unknown[]).concat(given ?? []).map(String));
 				const boxes = field.options

@@ -107,6 +107,28 @@ function readComment(
 	return { comment: text || null };
 }
 
+/** Review and Edit: the fields pre-filled (or as posted), an optional comment, Approve and Decline. */
+function reviewPage(
+	config: SendAndWaitConfig,
+	message: string,
+	title: string,
+	values: IDataObject,
+	problems: string[] = [],
+): string {
+	const description = config.formDescription || message;
+	const errors = problems.map((problem) => `<p class="error">${escapeHtml(problem)}</p>`).join('');
+	const buttons =
+		button(config.approveLabel, 'approved', 'true') +
+		button(config.declineLabel, 'approved', 'false', true);
+	return page(
+		config.formTitle || title,
+		`<p>${textToHtml(description)}</p>${errors}<form method="post">${formInputs(config.fields, values)}` +
+			`${commentBox(config, values.comment)}<p class="note">${LENGTH_NOTE}</p>` +
+			`<div class="buttons">${buttons}</div></form>` +
+			'<p class="note">Nothing is recorded until you press a button.</p>',
+	);
+}
+
 function formPage(
 	config: SendAndWaitConfig,
 	message: string,
@@ -211,6 +233,31 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 				? { chatInput: comment.comment }
 				: {};
 		return answer({ approved, ...comment, ...forAgent });
+	}
+
+	if (config.responseType === 'reviewAndEdit') {
+		if (request.method !== 'POST') {
+			send(this, 200, reviewPage(config, message, title, {}));
+			return { noWebhookResponse: true };
+		}
+		const choice = body.approved;
+		if (choice !== 'true' && choice !== 'false') {
+			send(this, 400, reviewPage(config, message, title, body, ['Choose an answer.']));
+			return { noWebhookResponse: true };
+		}
+		const approved = choice === 'true';
+		const comment = readComment(config, approved, body.comment);
+		// A Decline gives no values (the draft is not to be used), so it needs no valid ones.
+		const submission = approved ? readSubmission(config.fields, body) : { data: {} };
+		const problems = [
+			...('problems' in submission ? submission.problems : []),
+			...('problem' in comment ? [comment.problem] : []),
+		];
+		if (problems.length || 'problems' in submission || 'problem' in comment) {
+			send(this, 400, reviewPage(config, message, title, body, problems));
+			return { noWebhookResponse: true };
+		}
+		return answer({ approved, ...submission.data, ...comment });
 	}
 
 	if (request.method !== 'POST') {
