@@ -68,6 +68,31 @@ const CASES: Case[] = [
 		}),
 	},
 	{
+		key: 'loop',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e ask again', {
+			approvalOptions: { values: { approvalType: 'double' } },
+		}),
+	},
+	{
+		key: 'review',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e review', {
+			responseType: 'reviewAndEdit',
+			reviewFields: {
+				values: [
+					{
+						fieldLabel: 'Subject',
+						fieldType: 'text',
+						fieldValue: '=Refund {{ $json.body.order }}',
+					},
+					{ fieldLabel: 'Amount', fieldType: 'number', fieldValue: '={{ $json.body.amount }}' },
+				],
+			},
+			approvalOptions: { values: { comment: 'onDecline' } },
+		}),
+	},
+	{
 		key: 'freeText',
 		node: 'messagingEmail',
 		parameters: emailParameters('e2e free text', { responseType: 'freeText' }),
@@ -148,7 +173,13 @@ function workflow(entry: Case): Workflow {
 				},
 			},
 		],
-		connections: { Start: { main: [[{ node: ASK, type: 'main', index: 0 }]] } },
+		connections: {
+			Start: { main: [[{ node: ASK, type: 'main', index: 0 }]] },
+			// "Ask again": every answer asks once more, so the node waits a second time in one execution.
+			...(entry.key === 'loop'
+				? { [ASK]: { main: [[{ node: ASK, type: 'main', index: 0 }]] } }
+				: {}),
+		},
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
@@ -401,6 +432,64 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 		expect([late.status, late.text.includes('No action required')]).toEqual([200, true]);
 		expect(askOutput(await execution(executionId))).toEqual([
 			{ data: { approved: false, respondedAt }, responder: { email: 'bob@example.com' } },
+		]);
+	});
+
+	test('asked again in one execution: the second email has links of its own; the first one\'s link shows "No action required"', async () => {
+		const { links: round1, executionId } = await start('loop');
+		const before = new Set((await outbox()).map(messageKey));
+		await page(round1[1], 'POST', 'approved=false');
+		const second = await waitFor(
+			'the second email of the loop',
+			async () => (await outbox()).find((entry) => !before.has(messageKey(entry))),
+			60_000,
+			250,
+		);
+		const round2 = second.links;
+		expect(new URL(round2[0]).pathname).toBe(new URL(round1[0]).pathname);
+		expect(round2[0]).not.toBe(round1[0]);
+		await waitFor(
+			'the second wait',
+			async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
+			30_000,
+			250,
+		);
+		const stale = await page(round1[0], 'POST', 'approved=true');
+		expect([stale.status, stale.text.includes('No action required')]).toEqual([200, true]);
+		expect((await execution(executionId)).status).toBe('waiting');
+		const answered = await page(round2[0], 'POST', 'approved=true');
+		expect(answered.status).toBe(200);
+		const run = await waitFor(
+			'the second answer in the run data',
+			async () => {
+				const current = await execution(executionId);
+				// Answer 1, answer 2, and the third wait's placeholder (n8n replaces it when that wait ends).
+				const runs = current.data?.resultData.runData[ASK] ?? [];
+				return runs.length >= 3 && current.status === 'waiting' ? runs : undefined;
+			},
+			60_000,
+			500,
+		);
+		expect(run.slice(0, 2).map((entry) => entry.data?.main[0]?.[0]?.json.data)).toEqual([
+			{ approved: false, respondedAt },
+			{ approved: true, respondedAt },
+		]);
+	});
+
+	test('review and edit: the page shows the values pre-filled from the workflow; Approve gives the edited values', async () => {
+		const { links, executionId } = await start('review');
+		await scan(links, executionId, 'value="Refund 1042"');
+		expect((await page(links[0])).text).toContain('value="120"');
+		const refused = await page(links[0], 'POST', 'field-0=x&field-1=0x10&approved=true');
+		expect(refused.status).toBe(400);
+		expect((await execution(executionId)).status).toBe('waiting');
+		await page(links[0], 'POST', 'field-0=Refund+1042+(partial)&field-1=100&approved=true');
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([
+			{
+				data: { approved: true, Subject: 'Refund 1042 (partial)', Amount: 100, respondedAt },
+				responder: ann,
+			},
 		]);
 	});
 
