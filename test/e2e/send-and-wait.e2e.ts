@@ -487,7 +487,13 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 		const run = await finished(executionId);
 		expect(askOutput(run)).toEqual([
 			{
-				data: { approved: true, Subject: 'Refund 1042 (partial)', Amount: 100, respondedAt },
+				data: {
+					approved: true,
+					Subject: 'Refund 1042 (partial)',
+					Amount: 100,
+					comment: null, // Comment "required on Decline": none given with the approval
+					respondedAt,
+				},
 				responder: ann,
 			},
 		]);
