@@ -38,7 +38,7 @@ const emailParameters = (subject: string, extra: Record<string, unknown> = {}) =
 	resource: 'email',
 	operation: 'sendAndWait',
 	fromEmail: { __rl: true, mode: 'email', value: 'sender@sandbox.test' },
-	to: 'Ann <ann@example.com>, bob@example.com',
+	to: 'Ann <ann@example.com>',
 	subject,
 	message: '=Refund {{ $json.body.amount }} EUR for order {{ $json.body.order }}?',
 	...extra,
@@ -57,6 +57,39 @@ const CASES: Case[] = [
 		node: 'messagingEmail',
 		parameters: emailParameters('e2e decline', {
 			approvalOptions: { values: { approvalType: 'double', disapproveLabel: 'Refuse' } },
+		}),
+	},
+	{
+		key: 'two',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e two recipients', {
+			to: 'Ann <ann@example.com>, bob@example.com',
+			approvalOptions: { values: { approvalType: 'double' } },
+		}),
+	},
+	{
+		key: 'loop',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e ask again', {
+			approvalOptions: { values: { approvalType: 'double' } },
+		}),
+	},
+	{
+		key: 'review',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e review', {
+			responseType: 'reviewAndEdit',
+			reviewFields: {
+				values: [
+					{
+						fieldLabel: 'Subject',
+						fieldType: 'text',
+						fieldValue: '=Refund {{ $json.body.order }}',
+					},
+					{ fieldLabel: 'Amount', fieldType: 'number', fieldValue: '={{ $json.body.amount }}' },
+				],
+			},
+			approvalOptions: { values: { comment: 'onDecline' } },
 		}),
 	},
 	{
@@ -140,7 +173,13 @@ function workflow(entry: Case): Workflow {
 				},
 			},
 		],
-		connections: { Start: { main: [[{ node: ASK, type: 'main', index: 0 }]] } },
+		connections: {
+			Start: { main: [[{ node: ASK, type: 'main', index: 0 }]] },
+			// "Ask again": every answer asks once more, so the node waits a second time in one execution.
+			...(entry.key === 'loop'
+				? { [ASK]: { main: [[{ node: ASK, type: 'main', index: 0 }]] } }
+				: {}),
+		},
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
@@ -151,8 +190,11 @@ const outbox = async () =>
 
 const messageKey = (message: OutboxMessage) => `${message.kind} ${message.id}`;
 
-/** Starts a case's workflow and waits for its message in the sandbox; returns the links and the execution id. */
-async function start(key: string) {
+/**
+ * Starts a case's workflow and waits for its message(s) in the sandbox (one per recipient); returns the first
+ * message, its links, every message and the execution id.
+ */
+async function start(key: string, count = 1) {
 	// The message is the one new in the outbox, whatever its place (the outbox's times have whole seconds).
 	const before = new Set((await outbox()).map(messageKey));
 	// n8n answers REST before it has registered every published workflow's webhook: 404 until then.
@@ -171,18 +213,20 @@ async function start(key: string) {
 		60_000,
 		500,
 	);
-	const message = await waitFor(
-		`the message of ${key}`,
+	const messages = await waitFor(
+		`the messages of ${key}`,
 		async () => {
 			const fresh = (await outbox()).filter((entry) => !before.has(messageKey(entry)));
-			if (fresh.length > 1) throw new Error(`${key} sent ${fresh.length} messages, not 1`);
-			return fresh[0];
+			if (fresh.length > count)
+				throw new Error(`${key} sent ${fresh.length} messages, not ${count}`);
+			return fresh.length === count ? fresh.reverse() : undefined;
 		},
 		30_000,
 		250,
 	);
+	const [message] = messages;
 	const executionId = new URL(message.links[0]).pathname.split('/')[2];
-	return { message, links: message.links, executionId };
+	return { message, messages, links: message.links, executionId };
 }
 
 async function execution(id: string): Promise<ApiExecution> {
@@ -230,6 +274,7 @@ async function scan(links: string[], executionId: string, expectOnPage: string) 
 }
 
 const respondedAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+const ann = { email: 'ann@example.com', name: 'Ann' };
 
 beforeAll(async () => {
 	const tarball = process.env.E2E_TARBALL;
@@ -305,7 +350,13 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 	test('wait limit: the execution resumes by itself with the timeout output (started first, checked last)', async () => {
 		const started = Date.now();
 		const { links, executionId } = await start('timeout');
-		expect((await execution(executionId)).status).toBe('waiting');
+		// The message can reach the outbox before n8n has stored the execution as waiting.
+		await waitFor(
+			'the timeout case to wait',
+			async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
+			30_000,
+			250,
+		);
 		// While it waits, the page evaluates the message against the stored input: still the Webhook's item.
 		expect((await page(links[0])).text).toContain('Refund 120 EUR for order 1042?');
 		timeoutCase = { executionId, startedAt: started };
@@ -341,11 +392,11 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 
 		const started = Date.now();
 		const answer = await page(links[0], 'POST', 'approved=true');
-		expect([answer.status, answer.text.includes('Your answer was recorded')]).toEqual([200, true]);
+		expect([answer.status, answer.text.includes('Your answer was received')]).toEqual([200, true]);
 		const run = await finished(executionId);
 		timings['approve: POST to finished'] = Date.now() - started;
 		expect(run.status).toBe('success');
-		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt } }]);
+		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt }, responder: ann }]);
 
 		for (const link of links) {
 			const again = await page(link, 'POST', 'approved=false');
@@ -353,7 +404,98 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 			expect((await page(link)).text).toContain('No action required');
 		}
 		expect(askOutput(await execution(executionId))).toEqual([
-			{ data: { approved: true, respondedAt } },
+			{ data: { approved: true, respondedAt }, responder: ann },
+		]);
+	});
+
+	test('two recipients: an email each with their own links; Bob declines first and is named; Ann, too late, sees "No action required"', async () => {
+		const { messages, executionId } = await start('two', 2);
+		expect(messages.map((message) => message.kind === 'email' && message.to)).toEqual([
+			['ann@example.com'],
+			['bob@example.com'],
+		]);
+		const [annLinks, bobLinks] = messages.map((message) => message.links);
+		expect(annLinks.map((link) => new URL(link).searchParams.get('to'))).toEqual([
+			'ann@example.com',
+			'ann@example.com',
+		]);
+		expect(bobLinks.map((link) => new URL(link).searchParams.get('to'))).toEqual([
+			'bob@example.com',
+			'bob@example.com',
+		]);
+		await page(bobLinks[1], 'POST', 'approved=false');
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([
+			{ data: { approved: false, respondedAt }, responder: { email: 'bob@example.com' } },
+		]);
+		const late = await page(annLinks[0], 'POST', 'approved=true');
+		expect([late.status, late.text.includes('No action required')]).toEqual([200, true]);
+		expect(askOutput(await execution(executionId))).toEqual([
+			{ data: { approved: false, respondedAt }, responder: { email: 'bob@example.com' } },
+		]);
+	});
+
+	test('asked again in one execution: the second email has links of its own; the first one\'s link shows "No action required"', async () => {
+		const { links: round1, executionId } = await start('loop');
+		const before = new Set((await outbox()).map(messageKey));
+		await page(round1[1], 'POST', 'approved=false');
+		const second = await waitFor(
+			'the second email of the loop',
+			async () => (await outbox()).find((entry) => !before.has(messageKey(entry))),
+			60_000,
+			250,
+		);
+		const round2 = second.links;
+		expect(new URL(round2[0]).pathname).toBe(new URL(round1[0]).pathname);
+		expect(round2[0]).not.toBe(round1[0]);
+		await waitFor(
+			'the second wait',
+			async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
+			30_000,
+			250,
+		);
+		const stale = await page(round1[0], 'POST', 'approved=true');
+		expect([stale.status, stale.text.includes('No action required')]).toEqual([200, true]);
+		expect((await execution(executionId)).status).toBe('waiting');
+		const answered = await page(round2[0], 'POST', 'approved=true');
+		expect(answered.status).toBe(200);
+		const run = await waitFor(
+			'the second answer in the run data',
+			async () => {
+				const current = await execution(executionId);
+				// Answer 1, answer 2, and the third wait's placeholder (n8n replaces it when that wait ends).
+				const runs = current.data?.resultData.runData[ASK] ?? [];
+				return runs.length >= 3 && current.status === 'waiting' ? runs : undefined;
+			},
+			60_000,
+			500,
+		);
+		expect(run.slice(0, 2).map((entry) => entry.data?.main[0]?.[0]?.json.data)).toEqual([
+			{ approved: false, respondedAt },
+			{ approved: true, respondedAt },
+		]);
+	});
+
+	test('review and edit: the page shows the values pre-filled from the workflow; Approve gives the edited values', async () => {
+		const { links, executionId } = await start('review');
+		await scan(links, executionId, 'value="Refund 1042"');
+		expect((await page(links[0])).text).toContain('value="120"');
+		const refused = await page(links[0], 'POST', 'field-0=x&field-1=0x10&approved=true');
+		expect(refused.status).toBe(400);
+		expect((await execution(executionId)).status).toBe('waiting');
+		await page(links[0], 'POST', 'field-0=Refund+1042+(partial)&field-1=100&approved=true');
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([
+			{
+				data: {
+					approved: true,
+					Subject: 'Refund 1042 (partial)',
+					Amount: 100,
+					comment: null, // Comment "required on Decline": none given with the approval
+					respondedAt,
+				},
+				responder: ann,
+			},
 		]);
 	});
 
@@ -363,7 +505,7 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 		const answer = await page(links[1], 'POST', 'approved=false');
 		expect(answer.status).toBe(200);
 		const run = await finished(executionId);
-		expect(askOutput(run)).toEqual([{ data: { approved: false, respondedAt } }]);
+		expect(askOutput(run)).toEqual([{ data: { approved: false, respondedAt }, responder: ann }]);
 	});
 
 	test('free text: the text box page; the text finishes with {text}', async () => {
@@ -375,7 +517,9 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 		expect((await execution(executionId)).status).toBe('waiting');
 		await page(links[0], 'POST', 'field-0=' + encodeURIComponent('Yes, <b>half</b> only'));
 		const run = await finished(executionId);
-		expect(askOutput(run)).toEqual([{ data: { text: 'Yes, <b>half</b> only', respondedAt } }]);
+		expect(askOutput(run)).toEqual([
+			{ data: { text: 'Yes, <b>half</b> only', respondedAt }, responder: ann },
+		]);
 	});
 
 	test('custom form: the form page; the fields finish under their labels', async () => {
@@ -386,7 +530,10 @@ describe('Send and Wait for Response in n8n 2.40.7', () => {
 		await page(links[0], 'POST', 'field-0=99.5&field-1=Late&field-2=Photo&field-2=Receipt');
 		const run = await finished(executionId);
 		expect(askOutput(run)).toEqual([
-			{ data: { Amount: 99.5, Reason: 'Late', Checks: ['Photo', 'Receipt'], respondedAt } },
+			{
+				data: { Amount: 99.5, Reason: 'Late', Checks: ['Photo', 'Receipt'], respondedAt },
+				responder: ann,
+			},
 		]);
 	});
 

@@ -533,7 +533,7 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 			'From: "stranger@example.com" is not an approved sender of the account [item 0]',
 		);
 		expect(result.error?.description).toBe(
-			'Approved senders: sender@sandbox.test. Add the address with Email → Sender Address → Add, or choose one from the list.',
+			'Approved senders: sender@sandbox.test. Add the address with Sender Address → Add, or choose one from the list.',
 		);
 		expect(t.calls()).toEqual([SENDERS_CALL]);
 		expect(t.state().emails).toEqual([]);
@@ -575,7 +575,7 @@ describe('Email → Send: bad input fails before anything is sent', () => {
 			{
 				error: 'From: "stranger@example.com" is not an approved sender of the account [item 2]',
 				description:
-					'Approved senders: sender@sandbox.test. Add the address with Email → Sender Address → Add, or choose one from the list.',
+					'Approved senders: sender@sandbox.test. Add the address with Sender Address → Add, or choose one from the list.',
 			},
 			{
 				id: fourth.id,

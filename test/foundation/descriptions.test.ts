@@ -105,6 +105,6 @@ test('the SMS Send and Wait notice is short enough to read in the panel: the bud
 	expect(notice.type).toBe('notice');
 	expect(notice.displayName.length).toBeLessThanOrEqual(400);
 	expect(notice.displayName).toMatch(
-		/^The SMS is your message plus one link .* usually takes 2 parts: keep the message to about 145 characters\./,
+		/^The SMS is your message plus one link .* usually takes 2 parts: keep the message to about 130 characters\./,
 	);
 });

@@ -46,6 +46,8 @@ export interface RunNodeOptions {
 	/** The node's and the workflow's ids (n8n's deduplication store keeps keys per node id or workflow id). */
 	nodeId?: string;
 	workflowId?: string;
+	/** n8n's own addresses for this run (instanceBaseUrl, webhookWaitingBaseUrl, …), over the defaults. */
+	urls?: Record<string, string>;
 }
 
 export type ExpressionEngine = 'vm' | 'legacy';
@@ -304,6 +306,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			throw new Error('not available in tests');
 		},
 		getRunExecutionData: async () => undefined,
+		...options.urls,
 	});
 
 	const runExecutionData = {

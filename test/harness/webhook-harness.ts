@@ -11,6 +11,7 @@ import {
 	createRunExecutionData,
 	type IDataObject,
 	type INode,
+	type IRunExecutionData,
 	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
@@ -68,6 +69,12 @@ export interface WebhookHarnessOptions {
 	 * database; `staticData` is then not used.
 	 */
 	database?: StaticDataStore;
+	/** The stored execution a resume webhook runs against (n8n's waiting webhooks pass it); undefined: none. */
+	runExecutionData?: IRunExecutionData;
+	/** The node's id (n8n's resume webhook path is the node id). */
+	nodeId?: string;
+	/** The waiting execution's id, as n8n's waiting webhooks set it. */
+	executionId?: string;
 }
 
 /** The workflow's static data as n8n's database holds it. */
@@ -95,7 +102,7 @@ export class WebhookHarness {
 
 	constructor(private readonly options: WebhookHarnessOptions) {
 		this.node = {
-			id: 'webhook-trigger-node',
+			id: options.nodeId ?? 'webhook-trigger-node',
 			name: 'Email Events',
 			type: options.nodeTypeName,
 			typeVersion: 1,
@@ -275,6 +282,7 @@ export class WebhookHarness {
 			},
 			this.url,
 		);
+		if (this.options.executionId) requestData.executionId = this.options.executionId;
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: this.node.name,
@@ -291,7 +299,7 @@ export class WebhookHarness {
 			mode,
 			webhookData,
 			[],
-			null,
+			this.options.runExecutionData ?? null,
 		);
 		let captured = '';
 		const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
@@ -304,6 +312,9 @@ export class WebhookHarness {
 		// What n8n 2.40 stores of the static data: the webhook call's changes only when it starts no run
 		// (WorkflowRunner.run resets the change flag before the answer); a run stores what its nodes change.
 		const staticBefore = database?.json ?? JSON.stringify(this.workflow.staticData);
+		// n8n's webhook servers hold an expression isolate while the node runs (waiting-webhooks.js acquireIsolate),
+		// so expressions in parameters evaluate there as in a run.
+		await this.workflow.expression.acquireIsolate();
 		try {
 			const result = await this.options.nodeType.webhook!.call(context);
 			// n8n runs the items even when the node answered the request itself (send-and-wait pages do).
@@ -327,6 +338,7 @@ export class WebhookHarness {
 			hit.answer = JSON.stringify({ code: 0, message: (error as Error).message });
 		} finally {
 			if (database) database.json = JSON.stringify(this.workflow.staticData);
+			await this.workflow.expression.releaseIsolate();
 		}
 		finish(hit.status, hit.answer);
 	}

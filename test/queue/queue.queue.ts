@@ -912,7 +912,10 @@ describe('7. send and wait: the answer reaches the webhook processor, the execut
 			(item) => item.json,
 		);
 		expect(output).toEqual([
-			{ data: { approved: true, respondedAt: expect.stringMatching(/Z$/) as unknown } },
+			{
+				data: { approved: true, respondedAt: expect.stringMatching(/Z$/) as unknown },
+				responder: { email: 'ann@example.com' },
+			},
 		]);
 		figures['7. send and wait'] = {
 			executionId,

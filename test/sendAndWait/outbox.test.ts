@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { sendParameters } from '../harness/send-parameters';
-import { executionIdOf, signedUrl } from './setup';
+import { executionIdOf, signedUrl, waitOf } from './setup';
 
 let sandbox: Sandbox;
 let store: CredentialStore;
@@ -39,8 +39,12 @@ test('the outbox lists each accepted email (decoded HTML and text) and SMS with 
 			responseType: 'freeText',
 		},
 	});
-	const approve = signedUrl(executionIdOf(email), { approved: 'true' });
-	const respond = signedUrl(executionIdOf(sms));
+	const approve = signedUrl(executionIdOf(email), {
+		approved: 'true',
+		w: waitOf(email),
+		to: 'ann@example.com',
+	});
+	const respond = signedUrl(executionIdOf(sms), { w: waitOf(sms) });
 
 	const response = await fetch(`${sandbox.url}/__sandbox/outbox`);
 	const outbox = (await response.json()) as Array<Record<string, unknown>>;

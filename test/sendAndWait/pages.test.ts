@@ -73,7 +73,7 @@ describe('the answer page', () => {
 		const answered = await request('POST', '?approved=true&signature=x', 'approved=true');
 		expect(answered.status).toBe(200);
 		expect(answered.text).toContain(
-			'<p>Your answer was recorded:</p><dl><dt>Answer</dt><dd>Approve</dd></dl>',
+			'<p>Your answer was received:</p><dl><dt>Answer</dt><dd>Approve</dd></dl>',
 		);
 		expect(answered.items?.map((item) => item.json)).toEqual([
 			{ data: { approved: true, respondedAt } },
@@ -109,7 +109,9 @@ describe('the answer page', () => {
 		});
 		const page = await showsPageOnly(request, '?signature=x');
 		expectEscaped(page);
-		expect(page).toContain('<textarea id="f0" name="field-0" required></textarea>');
+		expect(page).toContain(
+			'<textarea id="f0" name="field-0" maxlength="10000" required></textarea>',
+		);
 		expect(page).toContain('>Send &lt;it&gt;</button>');
 
 		const empty = await request('POST', '?signature=x', 'field-0=%20');
@@ -160,7 +162,7 @@ describe('the answer page', () => {
 		expect(page).toContain(
 			'<label for="f0">Amount *</label><input type="number" id="f0" name="field-0" placeholder="EUR" step="any" required>',
 		);
-		expect(page).toContain('<input type="email" id="f1" name="field-1">');
+		expect(page).toContain('<input type="email" id="f1" name="field-1" maxlength="10000">');
 		expect(page).toContain('<input type="date" id="f2" name="field-2" required>');
 		expect(page).toContain('<option value="Late &lt;2 days&gt;">Late &lt;2 days&gt;</option>');
 		expect(page).toContain('<input type="checkbox" id="f4-1" name="field-4" value="Receipt seen">');

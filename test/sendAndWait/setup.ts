@@ -25,6 +25,13 @@ export function executionIdOf(result: RunNodeResult): string {
 	return String((result.additionalData as unknown as { executionId: string }).executionId);
 }
 
+/** The value of the run's current wait, stored in its custom data; its links carry it as `w` (wait.ts). */
+export function waitOf(result: RunNodeResult): string {
+	const stored = result.run.data.resultData.metadata?.sendAndWait_subject;
+	expect(stored).toMatch(/^[A-Za-z0-9_-]{12}$/);
+	return String(stored);
+}
+
 /** What n8n's wait tracker does when the wait limit passes: runs the waiting execution on. */
 export async function resumeAfterTimeout(result: RunNodeResult) {
 	const run = await new WorkflowExecute(
@@ -40,17 +47,30 @@ export function hrefs(html: string): string[] {
 	return [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
 }
 
+let pageExecutions = 0;
+
 /** Serves the node's resume webhook over real HTTP with the given parameters (n8n's signature check is n8n's). */
 export async function pageServer(
 	nodeType: INodeType,
 	nodeTypeName: string,
 	parameters: INodeParameters,
+	/** The waiting run the page belongs to (its stored execution: the current wait); undefined: none. */
+	waiting?: RunNodeResult,
 ) {
 	const harness = await new WebhookHarness({
 		nodeType,
 		nodeTypeName,
 		parameters,
 		webhookId: 'resume',
+		// Each page server is its own waiting execution (an answer claims its wait for a minute, see wait.ts).
+		executionId: `page-${++pageExecutions}`,
+		...(waiting
+			? {
+					runExecutionData: waiting.run.data,
+					nodeId: 'subject',
+					executionId: executionIdOf(waiting),
+				}
+			: {}),
 	}).listen();
 	const request = async (method: 'GET' | 'HEAD' | 'POST', query = '', form?: string) => {
 		const before = harness.hits.length;

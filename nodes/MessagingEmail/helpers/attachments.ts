@@ -18,7 +18,7 @@ export function base64Length(bytes: number): number {
 	return 4 * Math.ceil(bytes / 3);
 }
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+export const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /**
  * The content alone (Base64 HTML and text) within the limit: an 11 MB body without attachments would be uploaded

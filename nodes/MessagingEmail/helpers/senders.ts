@@ -1,10 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { invalidInput } from '../../shared/values/inputErrors';
 import { listOrTypedLocator } from '../../shared/items/locators';
 import type { MessagingClient } from '../../shared/transport/client';
 
 /**
- * The one reader of GET /smtp/senders, for Sender Address → Get Many, the From check of Email → Send and the
+ * The one reader of GET /smtp/senders, for Sender Address → Get Many, the From check of Email → Send / Send and Wait and the
  * sender lists: a bare array of address strings, each read as `{email}`; objects (as some sources show) are kept
  * as they are. An answer without a list is an error, never "no senders".
  */
@@ -60,4 +61,31 @@ export function senderAddressLocator(
 			placeholder: 'e.g. sender@example.com',
 		},
 	});
+}
+
+export type SenderCheck = (itemIndex: number, email: string) => Promise<void>;
+
+/**
+ * The account's approved senders, asked for once per execution (GET /smtp/senders) so an unknown From address
+ * fails before anything is sent, naming the parameter and item.
+ */
+export function senderCheck(context: IExecuteFunctions, client: MessagingClient): SenderCheck {
+	let senders: Promise<string[]> | undefined;
+	return async (itemIndex, email) => {
+		senders ??= approvedSenders(client, itemIndex).then((emails) =>
+			emails.map((sender) => sender.toLowerCase()),
+		);
+		const approved = await senders;
+		if (!approved.includes(email.toLowerCase())) {
+			throw invalidInput(
+				context,
+				itemIndex,
+				'From',
+				`"${email}" is not an approved sender of the account`,
+				approved.length
+					? `Approved senders: ${approved.join(', ')}. Add the address with Sender Address → Add, or choose one from the list.`
+					: 'The account has no approved sender yet: add one with Sender Address → Add.',
+			);
+		}
+	};
 }

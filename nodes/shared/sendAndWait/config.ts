@@ -5,12 +5,20 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { readDateParameter } from '../values/dates';
 import { invalidInput } from '../values/inputErrors';
+import { quoteValue } from '../values/objects';
+import { serviceTimeToDate } from '../values/serviceTime';
 import { readParameter } from '../items/parameters';
 import { formFieldsOf, type FormField } from './form';
 import type { MessageLink } from './html';
+import { WAIT_PARAMETER } from './wait';
 
-export type ResponseType = 'approval' | 'freeText' | 'customForm';
+export type ResponseType = 'approval' | 'freeText' | 'customForm' | 'reviewAndEdit';
+
+/** Whether an approval page asks for a comment: not at all, optionally, to decline, or always. */
+export type CommentMode = 'off' | 'optional' | 'onDecline' | 'always';
+const COMMENT_MODES: CommentMode[] = ['off', 'optional', 'onDecline', 'always'];
 
 /** Reads a node parameter: `readParameter` when sending, the webhook context's `getNodeParameter` on the page. */
 export type ParameterSource = (name: string, fallback: unknown) => unknown;
@@ -21,6 +29,8 @@ export interface SendAndWaitConfig {
 	double: boolean;
 	approveLabel: string;
 	declineLabel: string;
+	/** Approval: the comment box. */
+	comment: CommentMode;
 	/** Custom Form fields (empty for the other types). */
 	fields: FormField[];
 	/** Label of the link in a Free Text / Custom Form message. */
@@ -45,15 +55,23 @@ export function readConfig(
 		const parsed = formFieldsOf(read('formFields.values', []));
 		if ('problem' in parsed) return { parameter: 'Form Elements', problem: parsed.problem };
 		fields = parsed.fields;
+	} else if (responseType === 'reviewAndEdit') {
+		const parsed = formFieldsOf(read('reviewFields.values', []), true);
+		if ('problem' in parsed) return { parameter: 'Fields to Review', problem: parsed.problem };
+		fields = parsed.fields;
 	} else if (responseType !== 'approval' && responseType !== 'freeText') {
 		return { parameter: 'Response Type', problem: `unknown type "${responseType}"` };
 	}
 	return {
 		config: {
 			responseType,
-			double: approval.approvalType === 'double',
+			// Review and Edit always offers both: approve the edited values, or decline the draft.
+			double: approval.approvalType === 'double' || responseType === 'reviewAndEdit',
 			approveLabel: text(approval.approveLabel, 'Approve'),
 			declineLabel: text(approval.disapproveLabel, 'Decline'),
+			comment: COMMENT_MODES.includes(approval.comment as CommentMode)
+				? (approval.comment as CommentMode)
+				: 'off',
 			fields,
 			respondLabel: text(options.messageButtonLabel, 'Respond'),
 			formTitle: text(options.responseFormTitle, ''),
@@ -66,17 +84,29 @@ export function readConfig(
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 /**
- * Until when to wait: WAIT_INDEFINITELY unless Limit Wait Time is set. A limit that is not in the future (a
- * past date, an amount of 0 or less) is refused: the message would go out with links already expired.
+ * The latest wait limit accepted: the last second of year 9999. Later instants have no four-digit ISO form (and
+ * past about 275,000 years JavaScript has no date at all: `1e9` days, or a millisecond timestamp typed as
+ * minutes), so n8n could not store or compare them as the execution's `waitTill`.
+ */
+const LATEST_WAIT_TILL = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/**
+ * Until when to wait: WAIT_INDEFINITELY unless Limit Wait Time is set. A limit that is not a date n8n can wait
+ * until, or not in the future (a past date, an amount of 0 or less), is refused before anything is sent: the
+ * message would go out with links already expired, or the execution would wait with an invalid `waitTill`.
+ * "At a specified time" is read as Send At is (readDateParameter): a picker's wall-clock value in the workflow's
+ * time zone, and only real calendar dates (2027-02-30 is refused, not moved to 2 March).
  */
 export function readWaitTill(context: IExecuteFunctions, now: Date): Date {
 	const options = (readParameter(context, 'options', 0, {}) ?? {}) as IDataObject;
 	const limit = (options.limitWaitTime as IDataObject | undefined)?.values as
 		IDataObject | undefined;
 	if (!limit || Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
+	let date: Date;
 	if ((limit.limitType ?? 'afterTimeInterval') === 'afterTimeInterval') {
 		const amount = Number(limit.resumeAmount ?? 1);
-		const unit = UNIT_MS[String(limit.resumeUnit ?? 'hours')];
+		const unitName = String(limit.resumeUnit ?? 'hours');
+		const unit = UNIT_MS[unitName];
 		if (!Number.isFinite(amount) || amount <= 0 || !unit)
 			throw invalidInput(
 				context,
@@ -84,17 +114,28 @@ export function readWaitTill(context: IExecuteFunctions, now: Date): Date {
 				'Limit Wait Time',
 				`the amount must be more than 0 (got ${String(limit.resumeAmount)})`,
 			);
-		return new Date(now.getTime() + amount * unit);
+		date = new Date(now.getTime() + amount * unit);
+		if (Number.isNaN(date.getTime()) || date.getTime() > LATEST_WAIT_TILL)
+			throw invalidInput(
+				context,
+				0,
+				'Limit Wait Time',
+				`${amount} ${unitName} from now is after the year 9999, later than n8n can wait`,
+				'Give the amount in the unit chosen (not a timestamp), or remove the limit.',
+			);
+		return date;
 	}
 	const raw = limit.maxDateAndTime;
-	const date = typeof raw === 'string' && raw.trim() ? new Date(raw) : undefined;
-	if (!date || Number.isNaN(date.getTime()))
+	const serviceTime = readDateParameter(context, 0, raw, 'Limit Wait Time', 'UTC');
+	const parsed = serviceTime === undefined ? undefined : serviceTimeToDate(serviceTime, 'UTC');
+	if (!parsed)
 		throw invalidInput(
 			context,
 			0,
 			'Limit Wait Time',
-			`Max Date and Time is not a date (got ${JSON.stringify(raw ?? '')})`,
+			`Max Date and Time is not a date (got ${quoteValue(raw ?? '')})`,
 		);
+	date = parsed;
 	if (date.getTime() <= now.getTime())
 		throw invalidInput(
 			context,
@@ -116,38 +157,76 @@ export function readSendAndWait(context: IExecuteFunctions): {
 	return { config: result.config, waitTill: readWaitTill(context, new Date()) };
 }
 
+/** Who a message went to: their links carry it (signed), so the answer says who gave it. */
+export interface Recipient {
+	email: string;
+	name?: string;
+}
+
 /**
- * The links of the message, n8n's signed resume URLs (a changed byte gets n8n's 401). Every one opens a page;
+ * The links of one message, n8n's signed resume URLs (a changed byte gets n8n's 401). Every one opens a page;
  * only the page's button (a POST) answers. An email has one link per choice (`approved` in the link only picks
- * the button the page offers first); an SMS has one link to a page with every choice.
+ * the button the page offers first); an SMS has one link to a page with every choice. Each link carries this
+ * wait's value (`w`, see wait.ts) and, for an email, its recipient (`to`, `name`): each recipient's links are
+ * their own.
  */
 export function messageLinks(
 	context: IExecuteFunctions,
 	config: SendAndWaitConfig,
+	wait: string,
+	recipient?: Recipient,
 	single = false,
 ): MessageLink[] {
+	const own: Record<string, string> = { [WAIT_PARAMETER]: wait };
+	if (recipient) {
+		own.to = recipient.email;
+		if (recipient.name) own.name = recipient.name;
+	}
+	const link = (approved?: string) =>
+		context.getSignedResumeUrl(approved === undefined ? own : { approved, ...own });
 	if (config.responseType !== 'approval')
-		return [{ label: config.respondLabel, url: context.getSignedResumeUrl(), primary: true }];
+		return [{ label: config.respondLabel, url: link(), primary: true }];
 	if (single || !config.double)
 		return [
 			{
 				label: single ? 'Answer' : config.approveLabel,
-				url: context.getSignedResumeUrl(single ? {} : { approved: 'true' }),
+				url: link(single ? undefined : 'true'),
 				primary: true,
 			},
 		];
 	return [
-		{
-			label: config.approveLabel,
-			url: context.getSignedResumeUrl({ approved: 'true' }),
-			primary: true,
-		},
-		{
-			label: config.declineLabel,
-			url: context.getSignedResumeUrl({ approved: 'false' }),
-			primary: false,
-		},
+		{ label: config.approveLabel, url: link('true'), primary: true },
+		{ label: config.declineLabel, url: link('false'), primary: false },
 	];
+}
+
+/** Hosts only the machine itself can reach: a link to them cannot be answered from a recipient's phone. */
+const LOCAL_HOST = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])$/i;
+
+/**
+ * A run warning when the link about to be sent cannot work: n8n builds it from WEBHOOK_URL, or without it from
+ * its own host and port (`localhost:5678`, as queue workers do when WEBHOOK_URL is set on the main process
+ * only), or it uses http: while n8n's own address is https (a proxy in front that n8n was not told about).
+ */
+export function warnIfUnreachable(context: IExecuteFunctions, url: string): void {
+	const link = new URL(url);
+	let instance: URL | undefined;
+	try {
+		instance = new URL(context.getInstanceBaseUrl());
+	} catch {
+		instance = undefined;
+	}
+	const problem = LOCAL_HOST.test(link.hostname)
+		? `points at ${link.host}, which only the n8n machine itself can open`
+		: link.protocol === 'http:' && instance?.protocol === 'https:'
+			? `uses http: (${link.origin}) while n8n is served over https (${instance.origin})`
+			: undefined;
+	if (problem)
+		context.addExecutionHints({
+			message: `The answer link ${problem}. Set WEBHOOK_URL to n8n's public address (on the main process and on every worker in queue mode) so that recipients can answer.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
 }
 
 /**

@@ -112,13 +112,92 @@ const formFields: INodeProperties = {
 	],
 };
 
+const REVIEW_FIELD_TYPES = [
+	{ name: 'Date', value: 'date' },
+	{ name: 'Dropdown List', value: 'dropdown' },
+	{ name: 'Email', value: 'email' },
+	{ name: 'Long Text', value: 'textarea' },
+	{ name: 'Number', value: 'number' },
+	{ name: 'Text', value: 'text' },
+];
+
+const reviewFields: INodeProperties = {
+	displayName: 'Fields to Review',
+	name: 'reviewFields',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true, sortable: true },
+	placeholder: 'Add Field',
+	default: {},
+	description:
+		'Fields the page shows pre-filled (e.g. the subject and body of a draft, an amount); the person edits them, then approves or declines. An approval gives the edited values under their names.',
+	displayOptions: { show: { responseType: ['reviewAndEdit'] } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Element Type',
+					name: 'fieldType',
+					type: 'options',
+					default: 'text',
+					options: REVIEW_FIELD_TYPES,
+					required: true,
+				},
+				{
+					displayName: 'Field Name',
+					name: 'fieldLabel',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Subject',
+					description: 'Label above the field, and its key in the answer',
+					required: true,
+				},
+				{
+					displayName: 'Field Options',
+					name: 'fieldOptions',
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: true, sortable: true },
+					placeholder: 'Add Field Option',
+					default: { values: [{ option: '' }] },
+					description: 'The choices offered',
+					displayOptions: { show: { fieldType: ['dropdown'] } },
+					options: [
+						{
+							displayName: 'Values',
+							name: 'values',
+							values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
+						},
+					],
+				},
+				{
+					displayName: 'Required Field',
+					name: 'requiredField',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the field must not be left empty to approve',
+				},
+				{
+					displayName: 'Value',
+					name: 'fieldValue',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. {{ $json.draft.subject }}',
+					description:
+						'The pre-filled value, usually an expression. It is checked like an answer before the message is sent, and evaluated again when the page is shown.',
+				},
+			],
+		},
+	],
+};
+
 const approvalOptions: INodeProperties = {
 	displayName: 'Approval Options',
 	name: 'approvalOptions',
 	type: 'fixedCollection',
 	placeholder: 'Add option',
 	default: {},
-	displayOptions: { show: { responseType: ['approval'] } },
+	displayOptions: { show: { responseType: ['approval', 'reviewAndEdit'] } },
 	options: [
 		{
 			displayName: 'Values',
@@ -129,6 +208,7 @@ const approvalOptions: INodeProperties = {
 					name: 'approvalType',
 					type: 'options',
 					default: 'single',
+					description: 'Review and Edit always offers both',
 					options: [
 						{ name: 'Approve Only', value: 'single' },
 						{ name: 'Approve and Decline', value: 'double' },
@@ -146,6 +226,20 @@ const approvalOptions: INodeProperties = {
 					type: 'string',
 					default: 'Decline',
 					displayOptions: { show: { approvalType: ['double'] } },
+				},
+				{
+					displayName: 'Comment',
+					name: 'comment',
+					type: 'options',
+					default: 'off',
+					description:
+						"Whether the page asks for a comment with the answer; the output gives it as data.comment. An AI agent whose tool call is declined receives the comment as the reviewer's feedback.",
+					options: [
+						{ name: 'Off', value: 'off' },
+						{ name: 'Optional', value: 'optional' },
+						{ name: 'Required on Decline', value: 'onDecline' },
+						{ name: 'Required', value: 'always' },
+					],
 				},
 			],
 		},
@@ -270,9 +364,15 @@ export function sendAndWaitFields(): INodeProperties[] {
 					value: 'customForm',
 					description: 'The person fills in a form defined here',
 				},
+				{
+					name: 'Review and Edit',
+					value: 'reviewAndEdit',
+					description: 'The person edits pre-filled fields (e.g. a draft) and approves or declines',
+				},
 			],
 		},
 		formFields,
+		reviewFields,
 		approvalOptions,
 		{
 			displayName: 'Options',
@@ -290,7 +390,7 @@ export function sendAndWaitFields(): INodeProperties[] {
 			placeholder: 'Add option',
 			default: {},
 			options: [...formOptions, limitWaitTime],
-			displayOptions: { show: { responseType: ['freeText', 'customForm'] } },
+			displayOptions: { show: { responseType: ['freeText', 'customForm', 'reviewAndEdit'] } },
 		},
 	];
 }

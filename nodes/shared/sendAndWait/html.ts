@@ -45,14 +45,36 @@ export function page(title: string, body: string): string {
 	].join('');
 }
 
-/** The page after an accepted answer: what was recorded, label and value, so the person sees what they sent. */
+/**
+ * The page after an accepted answer, repeating what was received (label and value). It is sent before n8n resumes
+ * the execution, so it cannot promise the answer counted: an answer given at the same moment through another n8n
+ * process may have arrived first.
+ */
 export function answeredPage(recorded: Array<[label: string, value: string]>): string {
 	const rows = recorded
 		.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${textToHtml(value)}</dd>`)
 		.join('');
 	return page(
 		'Thank you',
-		`<p>Your answer was recorded:</p><dl>${rows}</dl><p>You can close this page.</p>`,
+		`<p>Your answer was received:</p><dl>${rows}</dl>` +
+			'<p class="note">Only the first answer counts: if someone else answered this request at the same moment, the one that arrived first stands.</p>' +
+			'<p>You can close this page.</p>',
+	);
+}
+
+/** A link of an earlier wait, or of a request already answered: nothing to do. */
+export function noActionPage(): string {
+	return page(
+		'No action required',
+		'<p>This request was already answered, or this link belongs to an earlier request. Nothing was recorded.</p>',
+	);
+}
+
+/** The second of two answers given at the same moment: the first one stands. */
+export function lostRacePage(): string {
+	return page(
+		'Already answered',
+		'<p>Someone answered this request just before you. Their answer stands; yours was not recorded.</p>',
 	);
 }
 

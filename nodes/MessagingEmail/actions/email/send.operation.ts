@@ -6,13 +6,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { emptyInput, invalidInput } from '../../../shared/values/inputErrors';
+import { invalidInput } from '../../../shared/values/inputErrors';
 import { runPerItem } from '../../../shared/items/engine';
 import { listOrTypedLocator } from '../../../shared/items/locators';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { ADDRESS_FORM_HINT, parseAddresses, type Address } from '../../helpers/addresses';
-import { headerText, requiredEmail, requiredString } from '../../helpers/fields';
-import { approvedSenders, FROM_HINTS, senderAddressLocator } from '../../helpers/senders';
+import { requiredString } from '../../helpers/fields';
+import { readFrom, readRecipients, readSubject, readTo } from '../../helpers/message';
+import { senderAddressLocator, senderCheck, type SenderCheck } from '../../helpers/senders';
 import {
 	attachmentListFields,
 	attachmentOptions,
@@ -67,7 +67,7 @@ const properties: INodeProperties[] = [
 	senderAddressLocator(
 		'fromEmail',
 		'From',
-		'An approved sender address of your account (Email → Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
+		'An approved sender address of your account (Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
 	),
 	{
 		displayName: 'From Name',
@@ -222,27 +222,6 @@ interface PreparedEmail {
 	otherBytes: number;
 }
 
-function readRecipients(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	mode: string,
-	key: 'to' | 'cc' | 'bcc',
-	displayName: string,
-): Address[] {
-	const value =
-		mode === 'pairs'
-			? (
-					(readParameter(context, `${key}Pairs.recipients`, itemIndex, []) as IDataObject[]) ?? []
-				).filter(
-					(row) => String(row.email ?? '').trim() !== '' || String(row.name ?? '').trim() !== '',
-				)
-			: readParameter(context, key, itemIndex, '', { list: true });
-	const parsed = parseAddresses(value);
-	if (!parsed.ok)
-		throw invalidInput(context, itemIndex, displayName, parsed.problem, ADDRESS_FORM_HINT);
-	return parsed.addresses;
-}
-
 /**
  * The service takes template variables as name → value. A row's value is text (the parameter reader makes numbers
  * and booleans text, as n8n writes them); a JSON value is sent as given: text, a number, a boolean or null (a
@@ -270,56 +249,18 @@ function readTemplate(context: IExecuteFunctions, itemIndex: number): IDataObjec
 	return { id, variables: Object.fromEntries(variables) as IDataObject };
 }
 
-export type SenderCheck = (itemIndex: number, email: string) => Promise<void>;
-
-/**
- * The account's approved senders, asked for once per execution (GET /smtp/senders) so an unknown From address
- * fails before anything is sent, naming the parameter and item.
- */
-export function senderCheck(context: IExecuteFunctions, client: MessagingClient): SenderCheck {
-	let senders: Promise<string[]> | undefined;
-	return async (itemIndex, email) => {
-		senders ??= approvedSenders(client, itemIndex).then((emails) =>
-			emails.map((sender) => sender.toLowerCase()),
-		);
-		const approved = await senders;
-		if (!approved.includes(email.toLowerCase())) {
-			throw invalidInput(
-				context,
-				itemIndex,
-				'From',
-				`"${email}" is not an approved sender of the account`,
-				approved.length
-					? `Approved senders: ${approved.join(', ')}. Add the address with Email → Sender Address → Add, or choose one from the list.`
-					: 'The account has no approved sender yet: add one with Email → Sender Address → Add.',
-			);
-		}
-	};
-}
-
 async function prepare(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	checkSender: SenderCheck,
 ): Promise<PreparedEmail> {
-	const fromEmail = requiredEmail(context, itemIndex, 'fromEmail', 'From', FROM_HINTS);
-	const fromName = headerText(
-		context,
-		itemIndex,
-		'From Name',
-		readText(context, 'fromName', itemIndex).trim(),
-	);
-	const mode = readParameter(context, 'recipientsInput', itemIndex, 'text') as string;
-	const to = readRecipients(context, itemIndex, mode, 'to', 'To');
-	const cc = readRecipients(context, itemIndex, mode, 'cc', 'Cc');
-	const bcc = readRecipients(context, itemIndex, mode, 'bcc', 'Bcc');
-	if (to.length === 0) throw emptyInput(context, itemIndex, 'To', 'Give at least one address.');
-	const subject = headerText(
-		context,
-		itemIndex,
-		'Subject',
-		requiredString(context, itemIndex, 'subject', 'Subject'),
-	);
+	const from = readFrom(context, itemIndex);
+	const mode =
+		readParameter(context, 'recipientsInput', itemIndex, 'text') === 'pairs' ? 'pairs' : 'text';
+	const to = readTo(context, itemIndex, mode);
+	const cc = readRecipients(context, itemIndex, 'cc', 'Cc', mode);
+	const bcc = readRecipients(context, itemIndex, 'bcc', 'Bcc', mode);
+	const subject = readSubject(context, itemIndex);
 
 	const email: IDataObject = {};
 	const summary: IDataObject = {};
@@ -356,11 +297,11 @@ async function prepare(
 		options,
 		contentBytes,
 	);
-	await checkSender(itemIndex, fromEmail);
+	await checkSender(itemIndex, from.email);
 
 	Object.assign(email, {
 		subject,
-		from: fromName ? { name: fromName, email: fromEmail } : { email: fromEmail },
+		from,
 		to,
 		...(cc.length ? { cc } : {}),
 		...(bcc.length ? { bcc } : {}),

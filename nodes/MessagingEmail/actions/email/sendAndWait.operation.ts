@@ -7,21 +7,26 @@ import {
 } from 'n8n-workflow';
 
 import { invalidInput } from '../../../shared/values/inputErrors';
-import { readParameter, readText } from '../../../shared/items/parameters';
-import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
+import {
+	messageLinks,
+	readSendAndWait,
+	waitForAnswer,
+	warnIfUnreachable,
+} from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
+import { startWait } from '../../../shared/sendAndWait/wait';
 import { emailHtml, emailText } from '../../../shared/sendAndWait/html';
 import type { MessagingClient } from '../../../shared/transport/client';
-import { ADDRESS_FORM_HINT, parseAddresses } from '../../helpers/addresses';
-import { requiredEmail, requiredString } from '../../helpers/fields';
-import { FROM_HINTS, senderAddressLocator } from '../../helpers/senders';
-import { senderCheck } from './send.operation';
+import { MAX_MESSAGE_BYTES, megabytes } from '../../helpers/attachments';
+import { requiredString } from '../../helpers/fields';
+import { readFrom, readSubject, readTo } from '../../helpers/message';
+import { senderAddressLocator, senderCheck } from '../../helpers/senders';
 
 const properties: INodeProperties[] = [
 	senderAddressLocator(
 		'fromEmail',
 		'From',
-		'An approved sender address of your account (Email → Sender Address → Get Many): pick it from the list or type it',
+		'An approved sender address of your account (Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
 	),
 	{
 		displayName: 'From Name',
@@ -38,7 +43,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'Ann <ann@example.com>, bob@example.com',
 		description:
-			'Who may answer, comma-separated. With several recipients the first answer counts; the others then see that it was already answered.',
+			'Who may answer, comma-separated. Each recipient gets an email of their own with their own links; the first answer counts (the output names who gave it), the others then see that it was already answered.',
 	},
 	{
 		displayName: 'Subject',
@@ -67,39 +72,49 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * Sends one email (POST /smtp/emails, with the same checks as Send: valid addresses, an approved sender) whose
- * links open the answer page, then puts the execution to wait. Like n8n's own send-and-wait nodes it sends once
- * per execution, with the first item's values.
+ * Sends one email per recipient (POST /smtp/emails; From, To and Subject read as Send reads them: valid
+ * addresses, one-line headers, an approved sender; at most the 10 MB an email may have) whose links open the
+ * answer page, then puts the execution to wait. Like n8n's own send-and-wait nodes it sends once per execution,
+ * with the first item's values.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
-	const fromEmail = requiredEmail(this, 0, 'fromEmail', 'From', FROM_HINTS);
-	const fromName = readText(this, 'fromName', 0).trim();
-	const parsed = parseAddresses(readParameter(this, 'to', 0, '', { list: true }));
-	if (!parsed.ok) throw invalidInput(this, 0, 'To', parsed.problem, ADDRESS_FORM_HINT);
-	if (parsed.addresses.length === 0)
-		throw invalidInput(this, 0, 'To', 'no recipient', 'Give at least one address.');
-	const subject = requiredString(this, 0, 'subject', 'Subject');
+	const from = readFrom(this, 0);
+	const to = readTo(this, 0);
+	const subject = readSubject(this, 0);
 	const message = requiredString(this, 0, 'message', 'Message');
 	const { config, waitTill } = readSendAndWait(this);
-	await senderCheck(this, client)(0, fromEmail);
 
-	const links = messageLinks(this, config);
-	const email: IDataObject = {
-		subject,
-		from: fromName ? { name: fromName, email: fromEmail } : { email: fromEmail },
-		to: parsed.addresses,
-		html: Buffer.from(emailHtml(subject, message, links), 'utf8').toString('base64'),
-		text: emailText(message, links),
-	};
-	await client.request({
-		method: 'POST',
-		path: '/smtp/emails',
-		body: { email },
-		idempotent: false,
-		itemIndex: 0,
+	const wait = startWait(this);
+	// One email per recipient, each with links of their own: the answer says who gave it, and no recipient sees
+	// the others' addresses. All are built (and their size checked) before the first is sent.
+	const emails = to.map((recipient): IDataObject => {
+		const links = messageLinks(this, config, wait, recipient);
+		const html = Buffer.from(emailHtml(subject, message, links), 'utf8').toString('base64');
+		const text = emailText(message, links);
+		const size = html.length + Buffer.byteLength(text, 'utf8');
+		if (size > MAX_MESSAGE_BYTES)
+			throw invalidInput(
+				this,
+				0,
+				'Message',
+				`the email would be ${megabytes(size)} (Base64 HTML and text), over the ${megabytes(MAX_MESSAGE_BYTES)} an email may have`,
+				'Shorten the message: put long content behind a link.',
+			);
+		return { subject, from, to: [recipient], html, text };
 	});
+	await senderCheck(this, client)(0, from.email);
+	warnIfUnreachable(this, this.getSignedResumeUrl());
+
+	for (const email of emails)
+		await client.request({
+			method: 'POST',
+			path: '/smtp/emails',
+			body: { email },
+			idempotent: false,
+			itemIndex: 0,
+		});
 	return await waitForAnswer(this, config, waitTill);
 }

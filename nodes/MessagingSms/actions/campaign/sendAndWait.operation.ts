@@ -7,9 +7,15 @@ import {
 
 import { invalidInput } from '../../../shared/values/inputErrors';
 import { readText } from '../../../shared/items/parameters';
-import { messageLinks, readSendAndWait, waitForAnswer } from '../../../shared/sendAndWait/config';
+import {
+	messageLinks,
+	readSendAndWait,
+	waitForAnswer,
+	warnIfUnreachable,
+} from '../../../shared/sendAndWait/config';
 import { SEND_AND_WAIT, sendAndWaitFields } from '../../../shared/sendAndWait/fields';
 import { smsLength, smsText } from '../../../shared/sendAndWait/smsLength';
+import { startWait } from '../../../shared/sendAndWait/wait';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { phoneField } from '../../helpers/fields';
 import { readPhone } from '../../helpers/phones';
@@ -17,11 +23,18 @@ import { readSender, senderField } from './shared';
 
 /**
  * What the link adds: a line break and n8n's signed resume link, `<address>/webhook-waiting/<execution>/<node id>?
- * signature=<64 hex>`, about 135 characters plus the instance's address. The editor cannot count an expression, so
+ * w=<12 characters>&signature=<64 hex>`, about 150 characters plus the instance's address. The editor cannot count an expression, so
  * the notice gives the budget and the run reports the exact length and parts.
  */
 const LINK_NOTE =
-	'The SMS is your message plus one link (your n8n address and about 135 characters), so it usually takes 2 parts: keep the message to about 145 characters. An emoji, Cyrillic or curly quotes make each part shorter (67 characters instead of 153). The run warns with the exact length and parts. Moderation can delay an SMS by minutes; the wait limit counts from sending.';
+	'The SMS is your message plus one link (your n8n address and about 150 characters), so it usually takes 2 parts: keep the message to about 130 characters. An emoji, Cyrillic or curly quotes make each part shorter (67 characters instead of 153). The run warns with the exact length and parts; more than 6 parts is refused. Moderation can delay an SMS by minutes; the wait limit counts from sending.';
+
+/**
+ * The most parts a Send and Wait SMS may take (918 GSM-7 / 402 UCS-2 characters with the link). An approval
+ * request needs a sentence and the link; a longer message is most likely a mapped field that holds more than
+ * meant (a whole document), which would go out as hundreds of charged parts.
+ */
+const MAX_SMS_PARTS = 6;
 
 const properties: INodeProperties[] = [
 	senderField,
@@ -35,7 +48,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 3 },
 		placeholder: 'e.g. Refund of 120 EUR for order 1042?',
 		description: 'Text of the SMS and of the page; the link to the page is added after it',
-		hint: 'The link adds your n8n address plus about 135 characters: keep the message short (about 145 characters for 2 GSM-7 parts)',
+		hint: 'The link adds your n8n address plus about 150 characters: keep the message short (about 130 characters for 2 GSM-7 parts)',
 	},
 	{
 		displayName: LINK_NOTE,
@@ -65,9 +78,18 @@ export async function execute(
 	const message = readText(this, 'message', 0).trim();
 	if (!message) throw invalidInput(this, 0, 'Message', 'is empty');
 	const { config, waitTill } = readSendAndWait(this);
-	const [link] = messageLinks(this, config, true);
+	const [link] = messageLinks(this, config, startWait(this), undefined, true);
+	warnIfUnreachable(this, link.url);
 	const body = smsText(message, link.url);
 	const length = smsLength(body);
+	if (length.parts > MAX_SMS_PARTS)
+		throw invalidInput(
+			this,
+			0,
+			'Message',
+			`the SMS with its link is ${length.length} ${length.encoding} characters: ${length.parts} parts, more than the ${MAX_SMS_PARTS} a Send and Wait SMS may take`,
+			`Shorten the message: ${MAX_SMS_PARTS} parts hold ${MAX_SMS_PARTS * 153} GSM-7 or ${MAX_SMS_PARTS * 67} UCS-2 characters, the link included. Each part is charged.`,
+		);
 	if (length.parts > 1) {
 		this.addExecutionHints({
 			message: `The SMS with its link is ${length.length} ${length.encoding} characters: ${length.parts} parts of ${length.perPart} (each part is charged). Shorten the message to send one part.`,
