@@ -3,7 +3,11 @@ import { writeFileSync } from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { emailStateOf } from '../../sandbox/email';
-import { DEFAULT_N8N_VERSION, N8nInstance, type ExecuteResult } from '../../scripts/n8n/instance';
+import {
+	DEFAULT_N8N_VERSION,
+	type ExecuteResult,
+	type N8nInstance,
+} from '../../scripts/n8n/instance';
 import {
 	API_KEY_CREDENTIAL_ID,
 	API_KEY_CREDENTIAL_NAME,
@@ -18,6 +22,7 @@ import {
 	withCredential,
 } from './helpers';
 import { expectBulkSmsRun, expectTemplateRun } from './expectations';
+import { sharedN8n } from './shared-n8n';
 
 /**
  * The examples in examples/ imported into a real n8n (2.40.7; 1.123.81 with `npm run e2e:n8n1`) (the packed package installed like a community
@@ -50,18 +55,13 @@ async function resetSandbox() {
 }
 
 beforeAll(async () => {
-	const tarball = process.env.E2E_TARBALL;
-	if (!tarball)
-		throw new Error(
-			'E2E_TARBALL is not set: run through jest.e2e.config.js (its global setup packs the package)',
-		);
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
 	let started = Date.now();
-	n8n = await N8nInstance.create({ tarball });
-	timings['provision + install'] = Date.now() - started;
+	n8n = await sharedN8n();
+	timings['empty the shared n8n'] = Date.now() - started;
 	started = Date.now();
 	await n8n.importCredentials(credentialRecords(sandbox.url));
-	timings['import credentials (first command: migrations)'] = Date.now() - started;
+	timings['import credentials'] = Date.now() - started;
 	started = Date.now();
 	const runnable = loadExamples()
 		// `n8n execute` cannot start a webhook trigger: that example is imported only (webhook-trigger.e2e.ts runs the node).
@@ -88,7 +88,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	await n8n?.dispose();
 	await sandbox?.close();
 	process.stdout.write(`\ne2e examples timings (ms): ${JSON.stringify(timings, null, 2)}\n`);
 });

@@ -2,9 +2,9 @@
 import { DEFAULT_N8N_VERSION, packPackage, provisionN8n } from '../../scripts/n8n/instance';
 
 /**
- * Before any e2e file: build and pack the package once (E2E_TARBALL reaches the tests), and provision the pinned
- * n8n, which takes ~6 minutes on a fresh machine — the trigger test plans its sandbox midnight a few minutes ahead
- * and must not spend that time installing.
+ * Before any editor file (jest.editor.config.js) and, through `shared-n8n-setup.ts`, any e2e file: build and pack
+ * the package once (E2E_TARBALL reaches the tests), and provision the pinned n8n, which takes ~6 minutes on a fresh
+ * machine — the trigger test plans its sandbox midnight a few minutes ahead and must not spend that time installing.
  */
 export default async function globalSetup(): Promise<void> {
 	if (process.env.E2E_TARBALL) return;
