@@ -26,15 +26,20 @@ function stateFile(): string {
 }
 
 const readState = () => JSON.parse(readFileSync(stateFile(), 'utf8')) as RunningN8n;
-const writeState = (running: RunningN8n) =>
-	writeFileSync(stateFile(), JSON.stringify(running, null, 2));
+const writeState = (running: RunningN8n, file = stateFile()) =>
+	writeFileSync(file, JSON.stringify(running, null, 2));
 
 /** Global setup: installs the package into a fresh n8n, starts it and records it for the files. */
 export async function startSharedN8n(tarball: string, stateFilePath: string): Promise<RunningN8n> {
 	const n8n = await N8nInstance.create({ tarball });
-	await n8n.start();
+	try {
+		await n8n.start();
+		writeState(n8n.running(), stateFilePath);
+	} catch (error) {
+		await n8n.dispose();
+		throw error;
+	}
 	process.env[STATE_ENV] = stateFilePath;
-	writeState(n8n.running());
 	return n8n.running();
 }
 
