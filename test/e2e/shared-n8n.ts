@@ -109,6 +109,23 @@ async function empty(n8n: N8nInstance): Promise<void> {
 }
 
 /**
+ * Node's fetch keeps connections to n8n open between requests, across files too (one n8n, one address). While jest
+ * loads the next file its event loop is busy compiling; n8n closes the idle connections meanwhile (after 5 s), and
+ * the first request can still be sent on one before Node has seen it closed: "fetch failed: other side closed" (seen
+ * on the first request of the second file). One GET, repeated on that error, lets Node see every such close first.
+ */
+async function settleConnections(n8n: N8nInstance): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await (await fetch(`${n8n.baseUrl}/healthz`)).text();
+			return;
+		} catch (error) {
+			if (attempt >= 3) throw error;
+		}
+	}
+}
+
+/**
  * The shared n8n, running and empty (no workflow, execution or credential; the owner and its API key stay).
  * Call it once per file, in `beforeAll` (or at the start of the file's only test). Import credentials and
  * workflows with the CLI (`importCredentials`, `importWorkflows`: fixed ids) or create them through REST;
@@ -116,6 +133,7 @@ async function empty(n8n: N8nInstance): Promise<void> {
  */
 export async function sharedN8n(): Promise<N8nInstance> {
 	const n8n = N8nInstance.attach(readState());
+	await settleConnections(n8n);
 	await empty(n8n);
 	return n8n;
 }
