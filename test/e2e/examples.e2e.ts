@@ -27,15 +27,23 @@ import { sharedN8n } from './shared-n8n';
 /**
  * The examples in examples/ imported into a real n8n (2.40.7; 1.123.81 with `npm run e2e:n8n1`) (the packed package installed like a community
  * package) and run with `n8n execute` against the sandbox (rate limit on, 10/s). Each run is checked twice:
- * the node outputs in n8n's run JSON and the exact requests the sandbox received.
+ * the node outputs in n8n's run JSON and the exact requests the sandbox received. On n8n 1.x the runs use the legacy
+ * expression engine: 1.123.81's isolate engine cannot evaluate `$('Node name')`, which two examples use
+ * (n8n1.e2e.ts shows it with n8n's own nodes); `$N8N_EXPRESSION_ENGINE` still overrides that.
  */
+const ENGINE_FOR_N8N1 = process.env.N8N_EXPRESSION_ENGINE || 'legacy';
 const timings: Record<string, number> = {};
 let sandbox: Sandbox;
 let n8n: N8nInstance;
 
 async function run(workflowId: string): Promise<ExecuteResult> {
 	const started = Date.now();
-	const result = await n8n.execute(workflowId, { env: { GENERIC_TIMEZONE: 'UTC' } });
+	const result = await n8n.execute(workflowId, {
+		env: {
+			GENERIC_TIMEZONE: 'UTC',
+			...(n8n.major < 2 ? { N8N_EXPRESSION_ENGINE: ENGINE_FOR_N8N1 } : {}),
+		},
+	});
 	timings[`execute ${workflowId}`] = Date.now() - started;
 	if (process.env.E2E_DUMP)
 		writeFileSync(
