@@ -4,6 +4,8 @@ import { formatServiceDate } from '../../sandbox/core/clock';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { withRawBounce, withRawUnsubscribe } from '../trigger/helpers';
 import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
 	SANDBOX_CREDENTIALS,
 	credentialRecords,
 	example,
@@ -29,7 +31,7 @@ import { sharedN8n } from './shared-n8n';
  *   created before and after the sandbox's midnight, some "late" (dated before midnight, appearing after it). Read
  *   back through n8n's public API, every event must start exactly one item.
  *   Time: the sandbox clock runs ahead of real time by a whole number of minutes so that its midnight falls 2-3
- *   minutes after the sandbox starts; the credential's Account Time Zone is that same offset (`+HH:MM`), i.e. the
+ *   minutes after publishing; the credential's Account Time Zone is that same offset (`+HH:MM`), i.e. the
  *   sandbox account is in that zone and n8n and the service agree on the time, as in production.
  * - SMS delivery events (`Messaging SMS Trigger`'s events on the Messaging Trigger): the example "SMS not delivered →
  *   send the same message by email" and a workflow watching both final statuses. A campaign that finished before
@@ -182,11 +184,27 @@ const watcherWorkflow = (): Workflow =>
 
 // ---------------- the legs ----------------
 
-/** The bounce leg's sandbox, seeded; its midnight falls 2-3 minutes from now. */
-async function setUpBounces() {
+/** The bounce leg's sandbox, with the mailing list the example removes phones from. */
+async function startBounceSandbox() {
 	bounceSandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
+	const add = await fetch(`${bounceSandbox.url}/sms/numbers`, {
+		method: 'POST',
+		headers: {
+			Authorization: `Bearer ${SANDBOX_CREDENTIALS.apiKey}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify({ addressBookId: LIST, phones: [...Object.values(PHONES), OTHER_PHONE] }),
+	});
+	expect(add.status).toBe(200);
+}
 
-	// Sandbox midnight at a whole real minute, at least 2 minutes ahead (imports + publishing take ~20 s, then one poll before midnight).
+/**
+ * Just before publishing (the CLI imports before it take 10-20 s, minutes on a loaded machine): the sandbox's
+ * midnight 2-3 minutes ahead, the credential's Account Time Zone set to the sandbox's offset (saved as the editor
+ * saves it), and events from before activation (never emitted).
+ */
+async function planBounceMidnight() {
+	// Sandbox midnight at a whole real minute, at least 2 minutes ahead (publishing takes a few seconds, then one poll before midnight).
 	const midnightReal = Math.ceil((Date.now() + 120_000) / 60_000) * 60_000;
 	const offsetMinutes = Math.round(
 		((86_400_000 - (midnightReal % 86_400_000)) % 86_400_000) / 60_000,
@@ -201,16 +219,15 @@ async function setUpBounces() {
 		10,
 	);
 
-	// The mailing list the example removes phones from, and events from before activation (never emitted).
-	const add = await fetch(`${bounceSandbox.url}/sms/numbers`, {
-		method: 'POST',
-		headers: {
-			Authorization: `Bearer ${SANDBOX_CREDENTIALS.apiKey}`,
-			'Content-Type': 'application/json',
-		},
-		body: JSON.stringify({ addressBookId: LIST, phones: [...Object.values(PHONES), OTHER_PHONE] }),
+	const stored = (await n8n.rest('GET', `/rest/credentials/${CREDENTIAL_ID}?includeData=true`)) as {
+		data: { data: Record<string, unknown> };
+	};
+	await n8n.rest('PATCH', `/rest/credentials/${CREDENTIAL_ID}`, {
+		name: CREDENTIAL_NAME,
+		type: 'messagingServiceApi',
+		data: { ...stored.data.data, timeZone: zone },
 	});
-	expect(add.status).toBe(200);
+
 	await control('POST', '/email/bounces', {
 		bounces: [
 			{ email_to: 'before@bounce.test', subject: 'Before activation', send_date: sandboxNow() },
@@ -221,7 +238,7 @@ async function setUpBounces() {
 	});
 	bounceSandbox.log.clear();
 
-	return { zone, midnightReal, offsetMinutes, midnight, today, yesterday };
+	return { midnightReal, offsetMinutes, midnight, today, yesterday };
 }
 
 async function runBounces({
@@ -230,7 +247,7 @@ async function runBounces({
 	midnight,
 	today,
 	yesterday,
-}: Awaited<ReturnType<typeof setUpBounces>>) {
+}: Awaited<ReturnType<typeof planBounceMidnight>>) {
 	const activatedAtStart = Date.now();
 	// Poll 0 (at activation) only takes the baseline.
 	await bouncesPolledAfter(0, 'activation polls');
@@ -580,10 +597,9 @@ beforeAll(async () => {
 	let started = Date.now();
 	n8n = await sharedN8n();
 	const before = await setUpSms();
-	// Last, so that its midnight is as far ahead as it can be once both legs are published.
-	const bounces = await setUpBounces();
+	await startBounceSandbox();
 	await n8n.importCredentials([
-		...credentialRecords(bounceSandbox.url, bounces.zone),
+		...credentialRecords(bounceSandbox.url),
 		{ ...credentialRecords(smsSandbox.url)[0], ...SMS_CREDENTIAL },
 	]);
 	await n8n.importWorkflows([
@@ -598,6 +614,7 @@ beforeAll(async () => {
 	]);
 	bounceTimings['import'] = smsTimings['import'] = Date.now() - started;
 	started = Date.now();
+	const bounces = await planBounceMidnight();
 	// Published in the running n8n: each trigger polls at once (poll 0: the baseline).
 	for (const id of [BOUNCE_WORKFLOW, ALL_EVENTS_WORKFLOW, EXAMPLE, WATCHER])
 		await n8n.activateNow(id);

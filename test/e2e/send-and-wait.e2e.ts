@@ -183,6 +183,14 @@ async function start(key: string) {
 		250,
 	);
 	const executionId = new URL(message.links[0]).pathname.split('/')[2];
+	// The node sends before n8n has saved the execution as waiting; until then its pages answer 409 ("running
+	// already"), which a loaded machine showed.
+	await waitFor(
+		`the execution of ${key} to wait`,
+		async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
+		30_000,
+		250,
+	);
 	return { message, links: message.links, executionId };
 }
 

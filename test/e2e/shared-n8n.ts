@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 import { N8nInstance, stopProcessGroup, type RunningN8n } from '../../scripts/n8n/instance';
@@ -80,6 +80,23 @@ async function all<T>(n8n: N8nInstance, path: string): Promise<T[]> {
 }
 
 /**
+ * n8n 2.x unpublishes in the background: a delete right after the deactivation can answer 409 "Workflow is still
+ * being unpublished. Please try again in a few moments." (seen after the polling triggers), so a 409 is asked again.
+ */
+async function deleteWorkflow(n8n: N8nInstance, id: string): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		try {
+			await n8n.api('DELETE', `/workflows/${id}`);
+			return;
+		} catch (error) {
+			if (!/ → 409: /.test((error as Error).message) || Date.now() > deadline) throw error;
+			await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+		}
+	}
+}
+
+/**
  * Empties the shared n8n: every execution deleted, every workflow unpublished (its triggers stop) and deleted,
  * every credential deleted. Fails when anything is left, so no file ever sees another file's data.
  */
@@ -89,7 +106,7 @@ async function empty(n8n: N8nInstance): Promise<void> {
 		await n8n.api('DELETE', `/executions/${execution.id}`);
 	for (const workflow of await all<{ id: string; active: boolean }>(n8n, '/workflows')) {
 		if (workflow.active) await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
-		await n8n.api('DELETE', `/workflows/${workflow.id}`);
+		await deleteWorkflow(n8n, workflow.id);
 	}
 	const credentials = (await n8n.rest('GET', '/rest/credentials')) as {
 		data: Array<{ id: string }>;
