@@ -9,7 +9,9 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
-	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	// Packs, provisions and starts the one n8n the files share (test/e2e/shared-n8n.ts); the teardown stops it.
+	globalSetup: '<rootDir>/test/e2e/shared-n8n-setup.ts',
+	globalTeardown: '<rootDir>/test/e2e/shared-n8n-teardown.ts',
 	// First provisioning of an n8n version takes ~6 minutes; the trigger test waits for real one-minute polls.
 	testTimeout: 20 * 60_000,
 	maxWorkers: 1,

@@ -177,8 +177,21 @@ export interface StartOptions {
 	env?: NodeJS.ProcessEnv;
 }
 
+/** What another process needs to use a running `n8n start` (`N8nInstance.attach`): the e2e suite's shared n8n. */
+export interface RunningN8n {
+	version: string;
+	bin: string;
+	userFolder: string;
+	port: number;
+	pid: number;
+	apiKey: string;
+	authCookie: string;
+}
+
 export class N8nInstance {
 	private server?: ChildProcess;
+	/** The `n8n start` this instance was attached to (started by another module or process), by its id. */
+	private attachedPid?: number;
 	port?: number;
 	apiKey?: string;
 	authCookie?: string;
@@ -216,12 +229,40 @@ export class N8nInstance {
 		return new N8nInstance(version, bin, userFolder, !options.userFolder);
 	}
 
+	/**
+	 * An instance for an `n8n start` that is already running (`running()` of the instance that started it): CLI calls,
+	 * REST and the public API work as on the original; `stop()` stops it by its process id.
+	 */
+	static attach(running: RunningN8n): N8nInstance {
+		const instance = new N8nInstance(running.version, running.bin, running.userFolder, false);
+		instance.port = running.port;
+		instance.apiKey = running.apiKey;
+		instance.authCookie = running.authCookie;
+		instance.attachedPid = running.pid;
+		return instance;
+	}
+
+	/** This instance's running server, for `attach` elsewhere. */
+	running(): RunningN8n {
+		if (!this.pid || !this.port || !this.apiKey || !this.authCookie)
+			throw new Error('n8n is not running: start() it first');
+		return {
+			version: this.version,
+			bin: this.bin,
+			userFolder: this.userFolder,
+			port: this.port,
+			pid: this.pid,
+			apiKey: this.apiKey,
+			authCookie: this.authCookie,
+		};
+	}
+
 	get major(): number {
 		return Number(this.version.split('.')[0]);
 	}
 
 	get pid(): number | undefined {
-		return this.server?.pid;
+		return this.server?.pid ?? this.attachedPid;
 	}
 
 	get baseUrl(): string {
@@ -307,6 +348,14 @@ export class N8nInstance {
 				? ['publish:workflow', `--id=${workflowId}`]
 				: ['update:workflow', `--id=${workflowId}`, '--active=true'],
 		);
+	}
+
+	/**
+	 * Publishes a workflow in the running n8n (the public API's activate: its triggers start at once, a polling trigger
+	 * polls right away), as the editor's Publish does; `activate()` is the same for a stopped n8n.
+	 */
+	async activateNow(workflowId: string) {
+		await this.api('POST', `/workflows/${workflowId}/activate`);
 	}
 
 	/** `n8n start` in the background; resolves once REST answers, the owner exists and an API key is made. */
@@ -442,6 +491,10 @@ export class N8nInstance {
 
 	/** Stops `n8n start` and its children (its whole process group), by id. */
 	async stop(): Promise<void> {
+		if (this.attachedPid) {
+			await stopProcessGroup(this.attachedPid);
+			this.attachedPid = undefined;
+		}
 		const server = this.server;
 		if (!server?.pid || server.exitCode !== null) return;
 		const exited = new Promise<void>((resolveExit) => server.once('exit', () => resolveExit()));
@@ -461,5 +514,34 @@ export class N8nInstance {
 	async dispose(): Promise<void> {
 		await this.stop();
 		if (this.ownsUserFolder) rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Stops a process group led by `pid` that this module did not spawn (SIGTERM, SIGKILL after 15 s) and resolves once
+ * the leader is gone. Its parent reaps it (Node does for the children it spawned), so "gone" is a failed signal 0.
+ */
+export async function stopProcessGroup(pid: number): Promise<void> {
+	const alive = () => {
+		try {
+			process.kill(pid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	if (!alive()) return;
+	process.kill(-pid, 'SIGTERM');
+	const killAt = Date.now() + 15_000;
+	while (alive()) {
+		if (Date.now() > killAt) {
+			try {
+				process.kill(-pid, 'SIGKILL');
+			} catch {
+				// gone meanwhile
+			}
+		}
+		if (Date.now() > killAt + 15_000) throw new Error(`n8n (pid ${pid}) did not exit`);
+		await new Promise((resolveWait) => setTimeout(resolveWait, 200));
 	}
 }

@@ -1,7 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../../scripts/n8n/instance';
 import { SANDBOX_CREDENTIALS } from './helpers';
+import { sharedN8n } from './shared-n8n';
 
 /**
  * The credential's "Test"/"Retry" button in a real n8n (POST /rest/credentials/test, which runs the nodes' own
@@ -13,15 +14,11 @@ let sandbox: Sandbox;
 let n8n: N8nInstance;
 
 beforeAll(async () => {
-	const tarball = process.env.E2E_TARBALL;
-	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js');
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
-	n8n = await N8nInstance.create({ tarball });
-	await n8n.start();
+	n8n = await sharedN8n();
 });
 
 afterAll(async () => {
-	await n8n?.dispose();
 	await sandbox?.close();
 });
 

@@ -3,7 +3,11 @@ import { writeFileSync } from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { emailStateOf } from '../../sandbox/email';
-import { DEFAULT_N8N_VERSION, N8nInstance, type ExecuteResult } from '../../scripts/n8n/instance';
+import {
+	DEFAULT_N8N_VERSION,
+	type ExecuteResult,
+	type N8nInstance,
+} from '../../scripts/n8n/instance';
 import {
 	API_KEY_CREDENTIAL_ID,
 	API_KEY_CREDENTIAL_NAME,
@@ -18,19 +22,28 @@ import {
 	withCredential,
 } from './helpers';
 import { expectBulkSmsRun, expectTemplateRun } from './expectations';
+import { sharedN8n } from './shared-n8n';
 
 /**
  * The examples in examples/ imported into a real n8n (2.40.7; 1.123.81 with `npm run e2e:n8n1`) (the packed package installed like a community
  * package) and run with `n8n execute` against the sandbox (rate limit on, 10/s). Each run is checked twice:
- * the node outputs in n8n's run JSON and the exact requests the sandbox received.
+ * the node outputs in n8n's run JSON and the exact requests the sandbox received. On n8n 1.x the runs use the legacy
+ * expression engine: 1.123.81's isolate engine cannot evaluate `$('Node name')`, which two examples use
+ * (n8n1.e2e.ts shows it with n8n's own nodes); `$N8N_EXPRESSION_ENGINE` still overrides that.
  */
+const ENGINE_FOR_N8N1 = process.env.N8N_EXPRESSION_ENGINE || 'legacy';
 const timings: Record<string, number> = {};
 let sandbox: Sandbox;
 let n8n: N8nInstance;
 
 async function run(workflowId: string): Promise<ExecuteResult> {
 	const started = Date.now();
-	const result = await n8n.execute(workflowId, { env: { GENERIC_TIMEZONE: 'UTC' } });
+	const result = await n8n.execute(workflowId, {
+		env: {
+			GENERIC_TIMEZONE: 'UTC',
+			...(n8n.major < 2 ? { N8N_EXPRESSION_ENGINE: ENGINE_FOR_N8N1 } : {}),
+		},
+	});
 	timings[`execute ${workflowId}`] = Date.now() - started;
 	if (process.env.E2E_DUMP)
 		writeFileSync(
@@ -50,18 +63,13 @@ async function resetSandbox() {
 }
 
 beforeAll(async () => {
-	const tarball = process.env.E2E_TARBALL;
-	if (!tarball)
-		throw new Error(
-			'E2E_TARBALL is not set: run through jest.e2e.config.js (its global setup packs the package)',
-		);
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
 	let started = Date.now();
-	n8n = await N8nInstance.create({ tarball });
-	timings['provision + install'] = Date.now() - started;
+	n8n = await sharedN8n();
+	timings['empty the shared n8n'] = Date.now() - started;
 	started = Date.now();
 	await n8n.importCredentials(credentialRecords(sandbox.url));
-	timings['import credentials (first command: migrations)'] = Date.now() - started;
+	timings['import credentials'] = Date.now() - started;
 	started = Date.now();
 	const runnable = loadExamples()
 		// `n8n execute` cannot start a webhook trigger: that example is imported only (webhook-trigger.e2e.ts runs the node).
@@ -88,7 +96,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	await n8n?.dispose();
 	await sandbox?.close();
 	process.stdout.write(`\ne2e examples timings (ms): ${JSON.stringify(timings, null, 2)}\n`);
 });
@@ -167,40 +174,44 @@ describe(`examples on n8n ${DEFAULT_N8N_VERSION} via n8n execute`, () => {
 		);
 	});
 
-	it("order confirmation sent once: the repeated order and a second run send nothing (on n8n's own deduplication store)", async () => {
-		await resetSandbox();
-		const sends = () =>
-			apiCallsOf(sandbox.log.all())
-				.filter((call) => call.path === '/smtp/emails')
-				.map((call) => (call.body as { email: { subject: string; to: unknown } }).email)
-				.map(({ subject, to }) => ({ subject, to }));
-		const first = await run('msgExSendOnceOrd');
-		const marks = (result: ExecuteResult) =>
-			outputOf(result.run, 'Send Confirmation Once').map(({ alreadySent, sendOnceKey }) => ({
-				alreadySent,
-				sendOnceKey,
-			}));
-		expect(marks(first)).toEqual([
-			{ alreadySent: false, sendOnceKey: 'A-1001-confirmation' },
-			{ alreadySent: false, sendOnceKey: 'A-1002-confirmation' },
-			{ alreadySent: true, sendOnceKey: 'A-1001-confirmation' },
-		]);
-		expect(sends()).toEqual([
-			{
-				subject: 'Order A-1001 confirmed',
-				to: [{ name: 'Ann Example', email: 'ann@example.com' }],
-			},
-			{
-				subject: 'Order A-1002 confirmed',
-				to: [{ name: 'Bob Example', email: 'bob@example.com' }],
-			},
-		]);
-		// A second run is a new n8n process: the keys come from n8n's database.
-		sandbox.log.clear();
-		const second = await run('msgExSendOnceOrd');
-		expect(marks(second).map(({ alreadySent }) => alreadySent)).toEqual([true, true, true]);
-		expect(sends()).toEqual([]);
-	});
+	// Send Once is verified on n8n 2.x; the deduplication store of 1.x is not (docs/testing.md).
+	(Number(DEFAULT_N8N_VERSION.split('.')[0]) >= 2 ? it : it.skip)(
+		"order confirmation sent once: the repeated order and a second run send nothing (on n8n's own deduplication store)",
+		async () => {
+			await resetSandbox();
+			const sends = () =>
+				apiCallsOf(sandbox.log.all())
+					.filter((call) => call.path === '/smtp/emails')
+					.map((call) => (call.body as { email: { subject: string; to: unknown } }).email)
+					.map(({ subject, to }) => ({ subject, to }));
+			const first = await run('msgExSendOnceOrd');
+			const marks = (result: ExecuteResult) =>
+				outputOf(result.run, 'Send Confirmation Once').map(({ alreadySent, sendOnceKey }) => ({
+					alreadySent,
+					sendOnceKey,
+				}));
+			expect(marks(first)).toEqual([
+				{ alreadySent: false, sendOnceKey: 'A-1001-confirmation' },
+				{ alreadySent: false, sendOnceKey: 'A-1002-confirmation' },
+				{ alreadySent: true, sendOnceKey: 'A-1001-confirmation' },
+			]);
+			expect(sends()).toEqual([
+				{
+					subject: 'Order A-1001 confirmed',
+					to: [{ name: 'Ann Example', email: 'ann@example.com' }],
+				},
+				{
+					subject: 'Order A-1002 confirmed',
+					to: [{ name: 'Bob Example', email: 'bob@example.com' }],
+				},
+			]);
+			// A second run is a new n8n process: the keys come from n8n's database.
+			sandbox.log.clear();
+			const second = await run('msgExSendOnceOrd');
+			expect(marks(second).map(({ alreadySent }) => alreadySent)).toEqual([true, true, true]);
+			expect(sends()).toEqual([]);
+		},
+	);
 
 	it('bulk SMS: Get Cost and a Dry Run first, then Send to Numbers', async () => {
 		await resetSandbox();

@@ -1,5 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
-import { DEFAULT_N8N_VERSION, N8nInstance, type ExecuteResult } from '../../scripts/n8n/instance';
+import {
+	DEFAULT_N8N_VERSION,
+	type ExecuteResult,
+	type N8nInstance,
+} from '../../scripts/n8n/instance';
+import { sharedN8n } from './shared-n8n';
 
 /**
  * Why two examples (bulk SMS, PDF attachment) run on n8n 1.x with the legacy expression engine (`npm run
@@ -56,14 +60,8 @@ let n8n: N8nInstance;
 
 beforeAll(async () => {
 	if (!DEFAULT_N8N_VERSION.startsWith('1.')) return;
-	const tarball = process.env.E2E_TARBALL;
-	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js');
-	n8n = await N8nInstance.create({ tarball });
+	n8n = await sharedN8n();
 	await n8n.importWorkflows([WORKFLOW]);
-});
-
-afterAll(async () => {
-	await n8n?.dispose();
 });
 
 const setOutput = (result: ExecuteResult) =>

@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { DEFAULT_N8N_VERSION, N8nInstance } from '../../scripts/n8n/instance';
+import { DEFAULT_N8N_VERSION, type N8nInstance } from '../../scripts/n8n/instance';
 import { expectTemplateRun } from './expectations';
 import { SANDBOX_CREDENTIALS, credentialRecords, describeFailure, loadExamples } from './helpers';
+import { sharedN8n } from './shared-n8n';
 
 /**
  * n8n 3.0 against the package, as far as n8n 2.x can tell (3.0 is not on the registry this project reaches):
@@ -21,16 +22,13 @@ let n8n: N8nInstance;
 
 beforeAll(async () => {
 	if (major < 2) return;
-	const tarball = process.env.E2E_TARBALL;
-	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js');
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
-	n8n = await N8nInstance.create({ tarball });
+	n8n = await sharedN8n();
 	await n8n.importCredentials(credentialRecords(sandbox.url));
 	await n8n.importWorkflows(loadExamples().map(({ workflow }) => workflow));
 });
 
 afterAll(async () => {
-	await n8n?.dispose();
 	await sandbox?.close();
 });
 
@@ -57,7 +55,6 @@ describeOn2(`n8n 3.0 readiness on n8n ${DEFAULT_N8N_VERSION}`, () => {
 	});
 
 	it("n8n's v3 breaking-changes report finds nothing in the example workflows", async () => {
-		await n8n.start();
 		const answer = (await n8n.rest('GET', '/rest/breaking-changes/report?version=v3')) as {
 			data: {
 				totalWorkflows: number;

@@ -1,6 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { DEFAULT_N8N_VERSION, N8nInstance } from '../../scripts/n8n/instance';
+import { DEFAULT_N8N_VERSION, type N8nInstance } from '../../scripts/n8n/instance';
 import {
 	API_KEY_CREDENTIAL_ID,
 	API_KEY_CREDENTIAL_NAME,
@@ -10,6 +9,7 @@ import {
 	credentialRecords,
 	sandboxRequest,
 } from './helpers';
+import { sharedN8n } from './shared-n8n';
 
 /**
  * Every resource locator's list in a real n8n, asked the way the editor asks when a list opens
@@ -20,16 +20,12 @@ let sandbox: Sandbox;
 let n8n: N8nInstance;
 
 beforeAll(async () => {
-	const tarball = process.env.E2E_TARBALL;
-	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js');
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
-	n8n = await N8nInstance.create({ tarball });
+	n8n = await sharedN8n();
 	await n8n.importCredentials(credentialRecords(sandbox.url));
-	await n8n.start();
 });
 
 afterAll(async () => {
-	await n8n?.dispose();
 	await sandbox?.close();
 });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import type { OutboxMessage } from '../../sandbox/outbox';
-import { N8nInstance } from '../../scripts/n8n/instance';
+import { DEFAULT_N8N_VERSION, type N8nInstance } from '../../scripts/n8n/instance';
 import {
 	API_KEY_CREDENTIAL_ID,
 	API_KEY_CREDENTIAL_NAME,
@@ -15,6 +15,7 @@ import {
 	type ApiExecution,
 	type Workflow,
 } from './helpers';
+import { sharedN8n } from './shared-n8n';
 
 /**
  * Send and Wait for Response in a running n8n 2.40.7 (`n8n start`): a published workflow (Webhook → Ask) starts,
@@ -226,6 +227,14 @@ async function start(key: string, count = 1) {
 	);
 	const [message] = messages;
 	const executionId = new URL(message.links[0]).pathname.split('/')[2];
+	// The node sends before n8n has saved the execution as waiting; until then its pages answer 409 ("running
+	// already"), which a loaded machine showed.
+	await waitFor(
+		`the execution of ${key} to wait`,
+		async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
+		30_000,
+		250,
+	);
 	return { message, messages, links: message.links, executionId };
 }
 
@@ -273,23 +282,23 @@ async function scan(links: string[], executionId: string, expectOnPage: string) 
 	expect([run.status, run.finished]).toEqual(['waiting', false]);
 }
 
+/** Send and Wait is tested on n8n 2.x (`npm run e2e`); n8n 1.x runs it in none of its suites. */
+const onN8n2 = Number(DEFAULT_N8N_VERSION.split('.')[0]) >= 2;
+const describeOn2 = onN8n2 ? describe : describe.skip;
+
 const respondedAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const ann = { email: 'ann@example.com', name: 'Ann' };
 
 beforeAll(async () => {
-	const tarball = process.env.E2E_TARBALL;
-	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.e2e.config.js');
+	if (!onN8n2) return;
 	sandbox = await startSandbox({ credentials: SANDBOX_CREDENTIALS });
-	let started = Date.now();
-	n8n = await N8nInstance.create({ version: '2.40.7', tarball });
+	const started = Date.now();
+	n8n = await sharedN8n();
 	await n8n.importCredentials(credentialRecords(sandbox.url));
 	const workflows = CASES.map(workflow);
 	await n8n.importWorkflows(workflows);
-	for (const entry of workflows) await n8n.activate(entry.id);
-	timings['create + import + publish'] = Date.now() - started;
-	started = Date.now();
-	await n8n.start();
-	timings['start'] = Date.now() - started;
+	for (const entry of workflows) await n8n.activateNow(entry.id);
+	timings['import + publish'] = Date.now() - started;
 });
 
 afterAll(async () => {
@@ -298,12 +307,11 @@ afterAll(async () => {
 			'/tmp/e2e-send-and-wait-n8n.log',
 			readFileSync(join(n8n.userFolder, 'n8n-start.log'), 'utf8'),
 		);
-	await n8n?.dispose();
 	await sandbox?.close();
 	process.stdout.write(`\ne2e send-and-wait timings (ms): ${JSON.stringify(timings)}\n`);
 });
 
-describe('Send and Wait for Response in n8n 2.40.7', () => {
+describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 	let timeoutCase: { executionId: string; startedAt: number } | undefined;
 
 	test('n8n registers the AI-agent human review tools of both nodes (…HitlTool)', async () => {
