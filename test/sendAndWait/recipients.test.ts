@@ -120,7 +120,7 @@ describe('several recipients', () => {
 		// What n8n would resume with: one answer only (read from the harness, the two requests overlap).
 		expect(harness.hits.filter((hit) => hit.items !== undefined)).toHaveLength(1);
 		const winner = answers.find((answer) => answer.status === 200)!;
-		expect(winner.text).toContain('Your answer was received.');
+		expect(winner.text).toContain('Your answer was received:');
 		expect(winner.text).toContain('Only the first answer counts');
 	});
 });

@@ -90,7 +90,7 @@ describe('Email → Send and Wait: refused before anything is sent', () => {
 		[
 			'not a date',
 			limitAt('next tuesday'),
-			'Limit Wait Time: "next tuesday" is not a date [item 0]',
+			'Limit Wait Time: "next tuesday" is not a date: write it as YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601 with a zone (2027-01-06T09:00:00+01:00) [item 0]',
 		],
 		[
 			'a message over 10 MB',
