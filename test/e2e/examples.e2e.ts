@@ -184,6 +184,7 @@ describe(`examples on n8n ${DEFAULT_N8N_VERSION} via n8n execute`, () => {
 					.filter((call) => call.path === '/smtp/emails')
 					.map((call) => (call.body as { email: { subject: string; to: unknown } }).email)
 					.map(({ subject, to }) => ({ subject, to }));
+			const confirmationKey = (orderId: string) => `${orderId}-confirmation`;
 			const first = await run('msgExSendOnceOrd');
 			const marks = (result: ExecuteResult) =>
 				outputOf(result.run, 'Send Confirmation Once').map(({ alreadySent, sendOnceKey }) => ({
@@ -191,9 +192,9 @@ describe(`examples on n8n ${DEFAULT_N8N_VERSION} via n8n execute`, () => {
 					sendOnceKey,
 				}));
 			expect(marks(first)).toEqual([
-				{ alreadySent: false, sendOnceKey: 'A-1001-confirmation' },
-				{ alreadySent: false, sendOnceKey: 'A-1002-confirmation' },
-				{ alreadySent: true, sendOnceKey: 'A-1001-confirmation' },
+				{ alreadySent: false, sendOnceKey: confirmationKey('A-1001') },
+				{ alreadySent: false, sendOnceKey: confirmationKey('A-1002') },
+				{ alreadySent: true, sendOnceKey: confirmationKey('A-1001') },
 			]);
 			expect(sends()).toEqual([
 				{
