@@ -23,7 +23,8 @@ import {
  * from the Send and Wait operation. n8n's OpenAI Chat Model node talks to a small OpenAI-compatible model server of
  * this test on 127.0.0.1 (chat completions): its first answer calls the tool, its answer to the tool's result
  * finishes. Approve from the message's link → the SMS reaches the sandbox once and the agent finishes with the
- * tool's result; Decline → no SMS, and the agent receives n8n's refusal.
+ * tool's result; Decline with a comment → no SMS, and the agent receives n8n's refusal with the comment as the
+ * reviewer's feedback (the node's `data.chatInput`).
  */
 const CUSTOMER = '380986235698';
 const SMS_TEXT = 'Your refund of 120 EUR is approved.';
@@ -171,7 +172,7 @@ const gateNode = (gate: Gate) =>
 					fromEmail: { __rl: true, mode: 'email', value: 'sender@sandbox.test' },
 					to: 'Manager <manager@example.com>',
 					subject: 'e2e agent wants to text a customer',
-					approvalOptions: { values: { approvalType: 'double' } },
+					approvalOptions: { values: { approvalType: 'double', comment: 'onDecline' } },
 				},
 			}
 		: {
@@ -179,7 +180,7 @@ const gateNode = (gate: Gate) =>
 				parameters: {
 					sender: { __rl: true, mode: 'name', value: 'Sandbox' },
 					phone: '+380986235611',
-					approvalOptions: { values: { approvalType: 'double' } },
+					approvalOptions: { values: { approvalType: 'double', comment: 'onDecline' } },
 				},
 			};
 
@@ -314,11 +315,11 @@ async function askAgent(gate: Gate) {
 	return { review, executionId, requestsBefore };
 }
 
-async function press(link: string, approved: boolean) {
+async function press(link: string, approved: boolean, comment?: string) {
 	const response = await fetch(link, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-		body: `approved=${approved}`,
+		body: `approved=${approved}${comment === undefined ? '' : `&comment=${encodeURIComponent(comment)}`}`,
 	});
 	expect(response.status).toBe(200);
 }
@@ -381,10 +382,10 @@ afterAll(async () => {
 			expect(await smsToCustomer()).toHaveLength(smsBefore + 1);
 		});
 
-		test('Decline: no SMS, and the agent receives the refusal', async () => {
+		test('Decline with a comment: no SMS, and the agent receives the refusal with the comment as feedback', async () => {
 			const smsBefore = (await smsToCustomer()).length;
 			const { review, executionId, requestsBefore } = await askAgent(gate);
-			await press(linkFor(review, false), false);
+			await press(linkFor(review, false), false, 'Check the amount with finance first');
 			const run = await finished(executionId);
 			expect(run.status).toBe('success');
 			expect((await smsToCustomer()).length).toBe(smsBefore);
@@ -392,7 +393,9 @@ afterAll(async () => {
 			const toolMessage = model.requests
 				.at(-1)!
 				.messages.find((message) => message.role === 'tool');
-			expect(text(toolMessage?.content)).toMatch(/User rejected the tool call to Send SMS/);
+			expect(text(toolMessage?.content)).toMatch(
+				/The user reviewed your planned tool call to Send SMS \(id: call_\w+\) and provided feedback: \\?"Check the amount with finance first\\?"/,
+			);
 			expect(String(agentOutput(run)[0].output)).toBe(`Tool result: ${text(toolMessage?.content)}`);
 		});
 	},
