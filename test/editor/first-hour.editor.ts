@@ -141,8 +141,13 @@ async function parametersText() {
 async function addOption(label: string) {
 	await page.getByTestId('collection-parameter-add').first().click();
 	const option = page.getByTestId('collection-parameter-option').filter({ hasText: label }).first();
-	// A collection of one option is a button that adds it at once (n8n shows no list then).
-	if (await option.isVisible({ timeout: 2_000 }).catch(() => false)) await option.click();
+	// A collection of one option is a button that adds it at once (n8n shows no list then); with more (Send's Options
+	// has Binary Attachments and Send Once per Key) the list opens after the click: wait for it, isVisible() does not.
+	const listed = await option
+		.waitFor({ state: 'visible', timeout: 5_000 })
+		.then(() => true)
+		.catch(() => false);
+	if (listed) await option.click();
 	await page.getByTestId('node-parameters').getByText(label, { exact: true }).first().waitFor();
 }
 
