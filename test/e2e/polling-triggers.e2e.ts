@@ -301,15 +301,21 @@ async function runBounces({
 		const executions = await executionsOf(n8n, ALL_EVENTS_WORKFLOW);
 		return executions.flatMap((execution) => itemsOf(execution, 'Messaging Trigger'));
 	};
+	// Up to four more polls: the unsubscribes the example adds appear only after its executions ran. A fresh-clone run
+	// on 2026-11-27 timed out here after two polls (130 s) while a rerun of the same commit passed; what was missing
+	// is not known (the shared n8n is emptied for the next file), so the wait is longer and a failure says what it saw.
+	const expectedCount = expectedBounces.length + expectedUnsubscribes.length;
 	await waitFor(
 		'every event to be emitted',
-		async () =>
-			(await emitted()).length >= expectedBounces.length + expectedUnsubscribes.length
-				? true
-				: undefined,
-		130_000,
+		async () => ((await emitted()).length >= expectedCount ? true : undefined),
+		250_000,
 		2000,
-	);
+	).catch(async (error: Error) => {
+		const seen = (await emitted()).map((item) => `${String(item.event)} ${String(item.email)}`);
+		throw new Error(
+			`${error.message}: ${seen.length} of ${expectedCount} emitted (${seen.sort().join(', ')}); expected bounces ${expectedBounces.join(', ')} and unsubscribes ${expectedUnsubscribes.join(', ')}`,
+		);
+	});
 	// One more poll of each: nothing may come twice.
 	await bouncesPolledAfter(Date.now(), 'a quiet poll');
 	await waitFor(
