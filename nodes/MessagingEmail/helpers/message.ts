@@ -1,15 +1,31 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { emptyInput, invalidInput } from '../../shared/values/inputErrors';
 import { readParameter, readText } from '../../shared/items/parameters';
 import { ADDRESS_FORM_HINT, parseAddresses, type Address } from './addresses';
 import { headerText, requiredEmail, requiredString } from './fields';
-import { FROM_HINTS } from './senders';
+import { FROM_HINTS, senderAddressLocator } from './senders';
 
 /**
  * From, To and Subject as every operation that sends an email reads them (Send, Send and Wait for Response): one
  * reader each, so the header checks (one line, no NUL) and the address rules cannot differ between them.
  */
+
+/** From and From Name as the panels of Send and Send and Wait for Response show them (read by readFrom). */
+export const fromProperties: INodeProperties[] = [
+	senderAddressLocator(
+		'fromEmail',
+		'From',
+		'An approved sender address of your account (Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
+	),
+	{
+		displayName: 'From Name',
+		name: 'fromName',
+		type: 'string',
+		default: '',
+		description: 'Name shown as the sender',
+	},
+];
 
 /** From (an address) and From Name (optional, one line): the service's `from`. */
 export function readFrom(context: IExecuteFunctions, itemIndex: number): Address {

@@ -25,94 +25,9 @@ export const sendAndWaitWebhooks: IWebhookDescription[] = (['GET', 'HEAD', 'POST
 export const sendAndWaitTooltip =
 	"={{ $parameter.operation === 'sendAndWait' ? 'The execution goes on once the person answers on the page their link opens' : '' }}";
 
+/** Every element type a page field can have; Custom Form and Review and Edit each offer a part of it. */
 const FIELD_TYPES = [
 	{ name: 'Checkboxes', value: 'checkbox' },
-	{ name: 'Date', value: 'date' },
-	{ name: 'Dropdown List', value: 'dropdown' },
-	{ name: 'Email', value: 'email' },
-	{ name: 'Number', value: 'number' },
-	{ name: 'Text', value: 'text' },
-];
-
-const formFields: INodeProperties = {
-	displayName: 'Form Elements',
-	name: 'formFields',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true, sortable: true },
-	placeholder: 'Add Form Element',
-	default: {},
-	description:
-		'The fields of the form the person fills in; the answer holds each under its label (at least one field)',
-	displayOptions: { show: { responseType: ['customForm'] } },
-	options: [
-		{
-			displayName: 'Values',
-			name: 'values',
-			values: [
-				{
-					displayName: 'Element Type',
-					name: 'fieldType',
-					type: 'options',
-					default: 'text',
-					options: FIELD_TYPES,
-					required: true,
-				},
-				{
-					displayName: 'Field Name',
-					name: 'fieldLabel',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Refund amount',
-					description: 'Label above the field; also its key in the answer unless Output Key is set',
-					required: true,
-				},
-				{
-					displayName: 'Field Options',
-					name: 'fieldOptions',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true, sortable: true },
-					placeholder: 'Add Field Option',
-					default: { values: [{ option: '' }] },
-					description: 'The choices offered',
-					displayOptions: { show: { fieldType: ['dropdown', 'checkbox'] } },
-					options: [
-						{
-							displayName: 'Values',
-							name: 'values',
-							values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
-						},
-					],
-				},
-				{
-					displayName: 'Output Key',
-					name: 'fieldKey',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. refundAmount',
-					description:
-						'The key of this field in the answer (data.refundAmount); empty: the Field Name as typed',
-				},
-				{
-					displayName: 'Placeholder',
-					name: 'placeholder',
-					type: 'string',
-					default: '',
-					displayOptions: { show: { fieldType: ['text', 'number', 'email'] } },
-				},
-				{
-					displayName: 'Required Field',
-					name: 'requiredField',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether the person must fill it in (for checkboxes: tick at least one) before the form is accepted',
-				},
-			],
-		},
-	],
-};
-
-const REVIEW_FIELD_TYPES = [
 	{ name: 'Date', value: 'date' },
 	{ name: 'Dropdown List', value: 'dropdown' },
 	{ name: 'Email', value: 'email' },
@@ -121,75 +36,149 @@ const REVIEW_FIELD_TYPES = [
 	{ name: 'Text', value: 'text' },
 ];
 
-const reviewFields: INodeProperties = {
-	displayName: 'Fields to Review',
-	name: 'reviewFields',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true, sortable: true },
-	placeholder: 'Add Field',
-	default: {},
+/**
+ * A list of page fields shown for one response type (Custom Form's elements, Review and Edit's fields): Element
+ * Type (the types not in `withoutTypes`), Field Name, Field Options for the types that offer choices, then `extra`.
+ */
+function fieldList(list: {
+	displayName: string;
+	name: string;
+	placeholder: string;
+	description: string;
+	responseType: string;
+	withoutTypes: string;
+	label: { placeholder: string; description: string };
+	choiceTypes: string[];
+	extra: INodeProperties[];
+}): INodeProperties {
+	return {
+		displayName: list.displayName,
+		name: list.name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: list.placeholder,
+		default: {},
+		description: list.description,
+		displayOptions: { show: { responseType: [list.responseType] } },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Element Type',
+						name: 'fieldType',
+						type: 'options',
+						default: 'text',
+						options: FIELD_TYPES.filter((type) => type.value !== list.withoutTypes),
+						required: true,
+					},
+					{
+						displayName: 'Field Name',
+						name: 'fieldLabel',
+						type: 'string',
+						default: '',
+						placeholder: list.label.placeholder,
+						description: list.label.description,
+						required: true,
+					},
+					{
+						displayName: 'Field Options',
+						name: 'fieldOptions',
+						type: 'fixedCollection',
+						typeOptions: { multipleValues: true, sortable: true },
+						placeholder: 'Add Field Option',
+						default: { values: [{ option: '' }] },
+						description: 'The choices offered',
+						displayOptions: { show: { fieldType: list.choiceTypes } },
+						options: [
+							{
+								displayName: 'Values',
+								name: 'values',
+								values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
+							},
+						],
+					},
+					...list.extra,
+				],
+			},
+		],
+	};
+}
+
+const formFields = fieldList({
+	displayName: 'Form Elements',
+	name: 'formFields',
+	placeholder: 'Add Form Element',
 	description:
-		'Fields the page shows pre-filled (e.g. the subject and body of a draft, an amount); the person edits them, then approves or declines. An approval gives the edited values under their names.',
-	displayOptions: { show: { responseType: ['reviewAndEdit'] } },
-	options: [
+		'The fields of the form the person fills in; the answer holds each under its label (at least one field)',
+	responseType: 'customForm',
+	withoutTypes: 'textarea',
+	label: {
+		placeholder: 'e.g. Refund amount',
+		description: 'Label above the field; also its key in the answer unless Output Key is set',
+	},
+	choiceTypes: ['dropdown', 'checkbox'],
+	extra: [
 		{
-			displayName: 'Values',
-			name: 'values',
-			values: [
-				{
-					displayName: 'Element Type',
-					name: 'fieldType',
-					type: 'options',
-					default: 'text',
-					options: REVIEW_FIELD_TYPES,
-					required: true,
-				},
-				{
-					displayName: 'Field Name',
-					name: 'fieldLabel',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Subject',
-					description: 'Label above the field, and its key in the answer',
-					required: true,
-				},
-				{
-					displayName: 'Field Options',
-					name: 'fieldOptions',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true, sortable: true },
-					placeholder: 'Add Field Option',
-					default: { values: [{ option: '' }] },
-					description: 'The choices offered',
-					displayOptions: { show: { fieldType: ['dropdown'] } },
-					options: [
-						{
-							displayName: 'Values',
-							name: 'values',
-							values: [{ displayName: 'Option', name: 'option', type: 'string', default: '' }],
-						},
-					],
-				},
-				{
-					displayName: 'Required Field',
-					name: 'requiredField',
-					type: 'boolean',
-					default: false,
-					description: 'Whether the field must not be left empty to approve',
-				},
-				{
-					displayName: 'Value',
-					name: 'fieldValue',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. {{ $json.draft.subject }}',
-					description:
-						'The pre-filled value, usually an expression. It is checked like an answer before the message is sent, and evaluated again when the page is shown.',
-				},
-			],
+			displayName: 'Output Key',
+			name: 'fieldKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. refundAmount',
+			description:
+				'The key of this field in the answer (data.refundAmount); empty: the Field Name as typed',
+		},
+		{
+			displayName: 'Placeholder',
+			name: 'placeholder',
+			type: 'string',
+			default: '',
+			displayOptions: { show: { fieldType: ['text', 'number', 'email'] } },
+		},
+		{
+			displayName: 'Required Field',
+			name: 'requiredField',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the person must fill it in (for checkboxes: tick at least one) before the form is accepted',
 		},
 	],
-};
+});
+
+const reviewFields = fieldList({
+	displayName: 'Fields to Review',
+	name: 'reviewFields',
+	placeholder: 'Add Field',
+	description:
+		'Fields the page shows pre-filled (e.g. the subject and body of a draft, an amount); the person edits them, then approves or declines. An approval gives the edited values under their names.',
+	responseType: 'reviewAndEdit',
+	withoutTypes: 'checkbox',
+	label: {
+		placeholder: 'e.g. Subject',
+		description: 'Label above the field, and its key in the answer',
+	},
+	choiceTypes: ['dropdown'],
+	extra: [
+		{
+			displayName: 'Required Field',
+			name: 'requiredField',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the field must not be left empty to approve',
+		},
+		{
+			displayName: 'Value',
+			name: 'fieldValue',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.draft.subject }}',
+			description:
+				'The pre-filled value, usually an expression. It is checked like an answer before the message is sent, and evaluated again when the page is shown.',
+		},
+	],
+});
 
 const approvalOptions: INodeProperties = {
 	displayName: 'Approval Options',

@@ -11,8 +11,14 @@ import { runPerItem } from '../../../shared/items/engine';
 import { listOrTypedLocator } from '../../../shared/items/locators';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { requiredString } from '../../helpers/fields';
-import { readFrom, readRecipients, readSubject, readTo } from '../../helpers/message';
-import { senderAddressLocator, senderCheck, type SenderCheck } from '../../helpers/senders';
+import {
+	fromProperties,
+	readFrom,
+	readRecipients,
+	readSubject,
+	readTo,
+} from '../../helpers/message';
+import { senderCheck, type SenderCheck } from '../../helpers/senders';
 import {
 	attachmentListFields,
 	attachmentOptions,
@@ -64,18 +70,7 @@ const recipientPairs = (
 });
 
 const properties: INodeProperties[] = [
-	senderAddressLocator(
-		'fromEmail',
-		'From',
-		'An approved sender address of your account (Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
-	),
-	{
-		displayName: 'From Name',
-		name: 'fromName',
-		type: 'string',
-		default: '',
-		description: 'Name shown as the sender',
-	},
+	...fromProperties,
 	{
 		displayName: 'Recipients Input',
 		name: 'recipientsInput',

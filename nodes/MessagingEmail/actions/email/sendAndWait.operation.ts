@@ -19,22 +19,11 @@ import { emailHtml, emailText } from '../../../shared/sendAndWait/html';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { MAX_MESSAGE_BYTES, megabytes } from '../../helpers/attachments';
 import { requiredString } from '../../helpers/fields';
-import { readFrom, readSubject, readTo } from '../../helpers/message';
-import { senderAddressLocator, senderCheck } from '../../helpers/senders';
+import { fromProperties, readFrom, readSubject, readTo } from '../../helpers/message';
+import { senderCheck } from '../../helpers/senders';
 
 const properties: INodeProperties[] = [
-	senderAddressLocator(
-		'fromEmail',
-		'From',
-		'An approved sender address of your account (Sender Address → Get Many; add one with Sender Address → Add): pick it from the list or type it',
-	),
-	{
-		displayName: 'From Name',
-		name: 'fromName',
-		type: 'string',
-		default: '',
-		description: 'Name shown as the sender',
-	},
+	...fromProperties,
 	{
 		displayName: 'To',
 		name: 'to',
