@@ -1032,7 +1032,8 @@ describe('8. send once per key: two executions with the same keys at the same mo
 					perRecipient.set(String(recipient), (perRecipient.get(String(recipient)) ?? 0) + 1);
 				rounds.push({
 					workers: ids.map((id) => world.stack.workerOf(id)),
-					// How far apart n8n started the two (its startedAt): the store calls race only inside that gap.
+					// How far apart n8n started the two (startedAt): their store calls overlap only when it is about as short as
+					// one store call (milliseconds).
 					startGapMs: Math.abs(
 						Date.parse(executions[0].startedAt) - Date.parse(executions[1].startedAt),
 					),
