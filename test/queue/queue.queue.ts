@@ -1077,11 +1077,13 @@ describe('8. send once per key: two executions with the same keys at the same mo
 			);
 
 			const duplicatesUnderRace = rounds.reduce((sum, round) => sum + round.duplicates, 0);
+			const onTwoWorkers = rounds.filter((round) => new Set(round.workers).size === 2).length;
+			const gaps = rounds.map((round) => round.startGapMs);
 			figures['8. send once race'] = {
 				keys: KEYS,
 				rounds,
 				duplicatesUnderRace,
-				'rounds on two workers': rounds.filter((round) => new Set(round.workers).size === 2).length,
+				'rounds on two workers': onTwoWorkers,
 				seconds: (Date.now() - started) / 1000,
 			};
 			if (full) {
@@ -1092,7 +1094,7 @@ describe('8. send once per key: two executions with the same keys at the same mo
 				results.sendOnce = {
 					...results.sendOnce,
 					duplicatesUnderRace,
-					duplicatesUnderRaceSource: `test/queue/queue.queue.ts check 8 with QUEUE_SEND_ONCE_RACE=full, ${new Date().toISOString().slice(0, 10)}: n8n 2.40.7 queue mode (Postgres, main + 2 workers), 2 executions x ${KEYS} keys x ${ROUNDS} rounds, emails the sandbox received twice; rounds on two workers: ${figures['8. send once race'] && (figures['8. send once race'] as { 'rounds on two workers': number })['rounds on two workers']} of ${ROUNDS}`,
+					duplicatesUnderRaceSource: `test/queue/queue.queue.ts check 8 with QUEUE_SEND_ONCE_RACE=full, ${new Date().toISOString().slice(0, 10)}: n8n 2.40.7 queue mode (Postgres, main + 2 workers), 2 executions x ${KEYS} keys x ${ROUNDS} rounds, emails the sandbox received twice; rounds on two workers: ${onTwoWorkers} of ${ROUNDS}; n8n started the two executions of a round ${Math.min(...gaps)}-${Math.max(...gaps)} ms apart`,
 				};
 				writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 			}
