@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { emailStateOf } from '../../sandbox/email';
-import { DEFAULT_N8N_VERSION, type N8nInstance } from '../../scripts/n8n/instance';
+import { type N8nInstance } from '../../scripts/n8n/instance';
 import { restartSharedN8n, sharedN8n } from './shared-n8n';
 import {
 	credentialRecords,
@@ -109,10 +109,7 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-// Send Once is verified on n8n 2.x (the e2e:n8n1 run skips it: docs/testing.md).
-const itOn2 = Number(DEFAULT_N8N_VERSION.split('.')[0]) >= 2 ? it : it.skip;
-
-itOn2('a failed run, n8n’s Retry, a run after a restart: each confirmation sent once', async () => {
+it('a failed run, n8n’s Retry, a run after a restart: each confirmation sent once', async () => {
 	// The service accepts two emails, then refuses the third: the run fails at item 2.
 	sandbox.faults.add({ method: 'POST', path: '/smtp/emails', delayMs: 1, times: 2 });
 	sandbox.faults.add({

@@ -4,6 +4,7 @@ import { TransportProbe } from '../harness/probe-node';
 import { jsonOf, runNode } from '../harness/run-node';
 import { probeArea } from './probe-area';
 import { PACING } from '../../nodes/shared/transport/pacer';
+import { describeThrown, toNodeApiError } from '../../nodes/shared/transport/errors';
 
 const probe = new TransportProbe();
 let sandbox: Sandbox;
@@ -276,6 +277,28 @@ describe('service errors', () => {
 			],
 			[{ response: { result: true, id: 'sent-b' } }, { item: 1 }],
 		]);
+	});
+});
+
+test('n8n 1.x: the error n8n throws keeps no cause, only the answer in context.data: the service message is read from there', () => {
+	// What n8n 1.123.81 throws for a 422 (n8n-workflow's ExecutionBaseError re-declares `cause`, so the request's error
+	// is gone; NodeApiError keeps the answer's JSON object in context.data).
+	const thrownBy1x = Object.assign(new Error('Request failed with status code 422'), {
+		httpCode: '422',
+		context: { data: { message: 'Mailbox busy', error_code: 422 } },
+	});
+	const failure = describeThrown(thrownBy1x);
+	expect(failure).toEqual({ status: 422, body: { message: 'Mailbox busy', error_code: 422 } });
+	expect(
+		toNodeApiError(
+			{ id: 'p', name: 'Probe', type: 'probe', typeVersion: 1, position: [0, 0], parameters: {} },
+			failure,
+			{ secrets: [] },
+		).message,
+	).toBe('Mailbox busy (error code 422)');
+	// Nothing kept: the status alone, as before.
+	expect(describeThrown(Object.assign(new Error('x'), { httpCode: '502' }))).toEqual({
+		status: 502,
 	});
 });
 

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/require-node-api-error -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -930,5 +930,212 @@ describe('7. send and wait: the answer reaches the webhook processor, the execut
 		});
 		expect(await again.text()).toContain('No action required');
 		await world.stack.main.api('POST', `/workflows/${created.id}/deactivate`);
+	});
+});
+
+describe('8. send once per key: two executions with the same keys at the same moment', () => {
+	// n8n 2.40.7's store (n8n/dist/deduplication/deduplication-helper.js): checkProcessedAndRecord reads the node's
+	// row (findOne, line 187), adds the new digests in memory (lines 168-177) and writes the row back (update, line
+	// 181) with no lock and no transaction; only the row's first write is an insert (line 147), which the table's
+	// primary key (workflowId, context: @n8n/db migrations/common/1726606152711-CreateProcessedDataTable.js line 8)
+	// refuses a second time. So: with no row yet, at most one of two executions claims the keys (the other fails on
+	// the key, or reads the row already written); once the row exists, two executions that both read it before
+	// either writes both claim every key and both send. What can be asserted: every key sent at least once and at
+	// most twice, round 1 at most once, and the memory holds every key afterwards (a later run sends nothing). The
+	// duplicates of the later rounds are measured, not asserted. Two ways to start them: as n8n starts two executions
+	// asked for at once (its queue spreads them), and aligned (a Code node holds each until the same instant, so both
+	// reach the store within milliseconds). QUEUE_SEND_ONCE_RACE=full: 100 keys x 10 rounds, and the figures are
+	// merged into bench/results.json (sendOnce.duplicatesUnderRace: aligned; duplicatesStartedTogether).
+	const full = process.env.QUEUE_SEND_ONCE_RACE === 'full';
+	const KEYS = full ? 100 : 20;
+	const ROUNDS = full ? 10 : 2;
+	// Long enough for both executions to be under way on their workers (n8n started them up to 1.1 s apart).
+	const ALIGN_MS = 4000;
+
+	const raceWorkflow = (tag: string, round: number, alignAt = 0) => ({
+		name: `queue: send once race (${tag})`,
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', {}, 0),
+			node(
+				'Orders',
+				'n8n-nodes-base.code',
+				{
+					jsCode: [
+						`const until = ${alignAt};`,
+						'const early = Date.now() < until;',
+						'while (Date.now() < until) {}',
+						`return Array.from({ length: ${KEYS} }, (_, n) => ({ json: { key: '${tag}-${round}-' + n, email: '${tag}-${round}-' + n + '@example.com', early } }));`,
+					].join('\n'),
+				},
+				200,
+			),
+			{
+				...node(
+					'Confirm',
+					'n8n-nodes-messaging.messagingEmail',
+					{
+						resource: 'email',
+						operation: 'send',
+						fromEmail: { __rl: true, mode: 'id', value: 'sender@sandbox.test' },
+						to: '={{ $json.email }}',
+						subject: 'Order confirmed',
+						content: 'htmlAndText',
+						text: 'Thank you for your order.',
+						options: { sendOnce: { settings: { key: '={{ $json.key }}' } } },
+						requestOptions: { requestsPerSecond: 0 },
+					},
+					400,
+					false,
+				),
+				credentials: {
+					messagingServiceApi: { id: API_KEY_CREDENTIAL_ID, name: API_KEY_CREDENTIAL_NAME },
+				},
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Orders', type: 'main', index: 0 }]] },
+			Orders: { main: [[{ node: 'Confirm', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	});
+
+	const sandboxSettings = async (settings: Record<string, unknown>) => {
+		const response = await fetch(`${world.sandbox.url}/__sandbox/settings`, {
+			method: 'PATCH',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(settings),
+		});
+		expect(response.status).toBe(200);
+	};
+
+	/** Runs the rounds, asserts what holds whatever the race does, returns the duplicates and the figures. */
+	async function race(tag: 'started' | 'aligned') {
+		const started = Date.now();
+		await resetSandbox(world.sandbox);
+		// The account's 10/s would only stretch the rounds: the race is in n8n's store, not at the service.
+		await sandboxSettings({ rateLimitPerSecond: 0 });
+		try {
+			const created = (await world.stack.main.api('POST', '/workflows', raceWorkflow(tag, 0))) as {
+				id: string;
+			};
+			const rounds: Array<{
+				workers: Array<number | undefined>;
+				startGapMs: number;
+				bothEarly?: boolean;
+				statuses: string[];
+				sentNow: number[];
+				received: number;
+				duplicates: number;
+				errors: string[];
+			}> = [];
+			const received = () => emailStateOf(world.sandbox).emails.map((email) => email.recipient);
+			for (let round = 0; round < ROUNDS; round++) {
+				const version = raceWorkflow(tag, round, tag === 'aligned' ? Date.now() + ALIGN_MS : 0);
+				await world.stack.main.api('PUT', `/workflows/${created.id}`, version);
+				const before = received().length;
+				const ids = await Promise.all(
+					[0, 1].map(
+						async () => await startExecution(world.stack.main, { ...version, id: created.id }),
+					),
+				);
+				const executions = await finished(world.stack.main, ids);
+				const recipients = received().slice(before);
+				const perRecipient = new Map<string, number>();
+				for (const recipient of recipients)
+					perRecipient.set(String(recipient), (perRecipient.get(String(recipient)) ?? 0) + 1);
+				rounds.push({
+					workers: ids.map((id) => world.stack.workerOf(id)),
+					// How far apart n8n started the two (startedAt): their store calls overlap only when they come within
+					// one store call (milliseconds) of each other.
+					startGapMs: Math.abs(
+						Date.parse(executions[0].startedAt) - Date.parse(executions[1].startedAt),
+					),
+					// Aligned: both reached the Code node before the instant (else that one came late).
+					...(tag === 'aligned'
+						? {
+								bothEarly: executions.every(
+									(execution) => outputOf(asRun(execution).run, 'Orders')[0]?.early === true,
+								),
+							}
+						: {}),
+					statuses: executions.map((execution) => execution.status),
+					sentNow: executions.map(
+						(execution) =>
+							outputOf(asRun(execution).run, 'Confirm').filter((item) => item.alreadySent === false)
+								.length,
+					),
+					received: recipients.length,
+					duplicates: recipients.length - perRecipient.size,
+					errors: executions
+						.map((execution) => execution.data?.resultData.error?.message)
+						.filter((message): message is string => Boolean(message)),
+				});
+				// Every key reached the sandbox, none more than twice (two executions).
+				expect(perRecipient.size).toBe(KEYS);
+				expect(Math.max(...perRecipient.values())).toBeLessThanOrEqual(2);
+				// An execution fails only on the store (the row's first insert, refused by its primary key), sending nothing.
+				for (const [index, execution] of executions.entries())
+					if (execution.status !== 'success') {
+						expect(execution.data?.resultData.error?.message).toContain(
+							"n8n's store of sent keys failed",
+						);
+						expect(rounds[round].sentNow[index]).toBe(0);
+					}
+				expect(rounds[round].sentNow.reduce((sum, count) => sum + count, 0)).toBe(
+					recipients.length,
+				);
+			}
+			// No row before round 1: the insert lets one execution claim the keys.
+			expect(rounds[0].duplicates).toBe(0);
+
+			// The memory holds every key of the last round whatever the race did: a third run sends nothing.
+			const before = received().length;
+			const [again] = await runAll([
+				{ ...raceWorkflow(tag, ROUNDS - 1), id: created.id } as Workflow,
+			]);
+			expect(again.status).toBe('success');
+			expect(received().length).toBe(before);
+			expect(outputOf(asRun(again).run, 'Confirm').every((item) => item.alreadySent === true)).toBe(
+				true,
+			);
+			await world.stack.main.api('DELETE', `/workflows/${created.id}`);
+
+			const gaps = rounds.map((round) => round.startGapMs);
+			const figure = {
+				keys: KEYS,
+				rounds,
+				duplicates: rounds.reduce((sum, round) => sum + round.duplicates, 0),
+				'rounds on two workers': rounds.filter((round) => new Set(round.workers).size === 2).length,
+				'start gaps (ms)': `${Math.min(...gaps)}-${Math.max(...gaps)}`,
+				seconds: (Date.now() - started) / 1000,
+			};
+			figures[`8. send once race (${tag})`] = figure;
+			return figure;
+		} finally {
+			await sandboxSettings({ rateLimitPerSecond: 10 });
+		}
+	}
+
+	const results: Record<string, Awaited<ReturnType<typeof race>>> = {};
+	afterAll(() => {
+		if (!full || !results.started || !results.aligned) return;
+		const file = join(__dirname, '..', '..', 'bench', 'results.json');
+		const bench = JSON.parse(readFileSync(file, 'utf8')) as { sendOnce?: Record<string, unknown> };
+		const { started, aligned } = results;
+		bench.sendOnce = {
+			...bench.sendOnce,
+			duplicatesUnderRace: aligned.duplicates,
+			duplicatesStartedTogether: started.duplicates,
+			duplicatesUnderRaceSource: `test/queue/queue.queue.ts check 8 with QUEUE_SEND_ONCE_RACE=full, ${new Date().toISOString().slice(0, 10)}: n8n 2.40.7 queue mode (Postgres, main + 2 workers), 2 executions x ${KEYS} keys x ${ROUNDS} rounds, emails the sandbox received twice. duplicatesUnderRace: the two held by a Code node until the same instant (rounds on two workers: ${aligned['rounds on two workers']} of ${ROUNDS}); duplicatesStartedTogether: asked for at once, n8n started them ${started['start gaps (ms)']} ms apart (rounds on two workers: ${started['rounds on two workers']} of ${ROUNDS})`,
+		};
+		writeFileSync(file, `${JSON.stringify(bench, null, 2)}\n`);
+	});
+
+	it(`${KEYS} keys x ${ROUNDS} rounds, started together: each key sent once or twice, never lost; round 1 at most once; a later run sends nothing`, async () => {
+		results.started = await race('started');
+	});
+
+	it(`${KEYS} keys x ${ROUNDS} rounds, aligned on one instant: the same holds (duplicates measured)`, async () => {
+		results.aligned = await race('aligned');
 	});
 });

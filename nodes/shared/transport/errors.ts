@@ -189,7 +189,11 @@ export function describeThrown(error: unknown): FailedAttempt {
 		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return { networkCode: code };
 	}
 	const httpCode = Number((error as { httpCode?: unknown }).httpCode);
-	if (httpCode) return { status: httpCode };
+	// n8n 1.x's NodeApiError drops the request's error it wraps (its ExecutionBaseError re-declares `cause`), but
+	// keeps the answer's JSON object in context.data: the service's message is still there.
+	const kept = (error as { context?: { data?: unknown } }).context?.data;
+	const body = typeof kept === 'object' && kept !== null && !Array.isArray(kept) ? kept : undefined;
+	if (httpCode) return body ? { status: httpCode, body } : { status: httpCode };
 	return { networkCode: 'UNKNOWN' };
 }
 
