@@ -196,6 +196,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 				typeof query.name === 'string'
 					? { email: query.to, name: query.name }
 					: { email: query.to };
+		else if (typeof query.phone === 'string') json.responder = { phone: query.phone };
 		return { noWebhookResponse: true, workflowData: [[{ json }]] };
 	};
 
