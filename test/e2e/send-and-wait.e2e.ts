@@ -159,6 +159,18 @@ const CASES: Case[] = [
 			approvalOptions: { values: { approvalType: 'double' } },
 		},
 	},
+	{
+		key: 'smsTwo',
+		node: 'messagingSms',
+		parameters: {
+			resource: 'campaign',
+			operation: 'sendAndWait',
+			sender: { __rl: true, mode: 'name', value: 'Sandbox' },
+			phone: '+380986235698, +380631234567',
+			message: 'Refund?',
+			approvalOptions: { values: { approvalType: 'double' } },
+		},
+	},
 ];
 
 const paths = Object.fromEntries(CASES.map((entry) => [entry.key, randomUUID()]));
@@ -730,6 +742,28 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		const run = await finished(executionId);
 		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt } }]);
 		expect((await page(links[0], 'POST', 'approved=false')).text).toContain('No action required');
+	});
+
+	test('SMS to two phones: an SMS each with a link of its own; the second phone answers first and is named; the first, too late, sees "No action required"', async () => {
+		const { messages, executionId } = await start('smsTwo', 2);
+		const sms = messages.map((message) => (message.kind === 'sms' ? message : undefined));
+		expect(sms.map((message) => message?.phones)).toEqual([['380986235698'], ['380631234567']]);
+		const [first, second] = sms.map((message) => message!.links[0]);
+		expect([first, second].map((link) => new URL(link).searchParams.get('phone'))).toEqual([
+			'380986235698',
+			'380631234567',
+		]);
+		expect(sms.map((message) => message?.body)).toEqual([
+			`Refund?\n${first}`,
+			`Refund?\n${second}`,
+		]);
+		await page(second, 'POST', 'approved=true');
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([
+			{ data: { approved: true, respondedAt }, responder: { phone: '380631234567' } },
+		]);
+		const late = await page(first, 'POST', 'approved=false');
+		expect([late.status, late.text.includes('No action required')]).toEqual([200, true]);
 	});
 
 	test('wait limit: resumed by n8n (it looks for due executions every minute) with {timedOut: true, approved: false}', async () => {
