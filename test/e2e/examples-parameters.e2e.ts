@@ -12,6 +12,7 @@ describe('examples/: structure and parameters', () => {
 			'ai-agent-messaging-tools.json',
 			'approve-refund-by-email.json',
 			'approve-refund-by-sms.json',
+			'approve-refund-reminder-escalation.json',
 			'bounce-cleanup-trigger.json',
 			'bulk-sms-cost-dry-run-send.json',
 			'email-events-webhook.json',

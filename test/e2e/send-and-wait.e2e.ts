@@ -11,11 +11,13 @@ import {
 	API_KEY_CREDENTIAL_NAME,
 	SANDBOX_CREDENTIALS,
 	credentialRecords,
+	example,
 	waitFor,
 	type ApiExecution,
 	type Workflow,
 } from './helpers';
 import { sharedN8n } from './shared-n8n';
+import { launchChromium } from '../editor/chromium';
 
 /**
  * Send and Wait for Response in a running n8n 2.40.7 (`n8n start`): a published workflow (Webhook → Ask) starts,
@@ -94,6 +96,20 @@ const CASES: Case[] = [
 		}),
 	},
 	{
+		key: 'browser',
+		node: 'messagingEmail',
+		parameters: emailParameters('e2e review in Chromium', {
+			responseType: 'reviewAndEdit',
+			reviewFields: {
+				values: [
+					{ fieldLabel: 'Subject', fieldType: 'text', fieldValue: '={{ $json.body.subject }}' },
+					{ fieldLabel: 'Draft', fieldType: 'textarea', fieldValue: '={{ $json.body.draft }}' },
+					{ fieldLabel: 'Amount', fieldType: 'number', fieldValue: '={{ $json.body.amount }}' },
+				],
+			},
+		}),
+	},
+	{
 		key: 'freeText',
 		node: 'messagingEmail',
 		parameters: emailParameters('e2e free text', { responseType: 'freeText' }),
@@ -143,6 +159,18 @@ const CASES: Case[] = [
 			approvalOptions: { values: { approvalType: 'double' } },
 		},
 	},
+	{
+		key: 'smsTwo',
+		node: 'messagingSms',
+		parameters: {
+			resource: 'campaign',
+			operation: 'sendAndWait',
+			sender: { __rl: true, mode: 'name', value: 'Sandbox' },
+			phone: '+380986235698, +380631234567',
+			message: 'Refund?',
+			approvalOptions: { values: { approvalType: 'double' } },
+		},
+	},
 ];
 
 const paths = Object.fromEntries(CASES.map((entry) => [entry.key, randomUUID()]));
@@ -186,6 +214,43 @@ function workflow(entry: Case): Workflow {
 	};
 }
 
+/**
+ * The reminder/escalation example as it is, except: a Webhook starts it instead of the manual trigger (`n8n
+ * execute` cannot wait for an answer), and each wait limit is half a minute instead of hours. n8n's wait tracker
+ * looks for due executions once a minute, so the two timeouts take about two minutes: too slow for every CI run,
+ * so it runs with E2E_SLOW=1 only.
+ */
+const ESCALATION_PATH = randomUUID();
+const runEscalation = process.env.E2E_SLOW === '1';
+function escalationWorkflow(): Workflow {
+	const workflow = example('approve-refund-reminder-escalation.json');
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			if (node.type === 'n8n-nodes-base.manualTrigger')
+				return {
+					...node,
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					webhookId: ESCALATION_PATH,
+					parameters: { httpMethod: 'POST', path: ESCALATION_PATH, options: {} },
+				};
+			if (node.type !== 'n8n-nodes-messaging.messagingEmail') return node;
+			return {
+				...node,
+				parameters: {
+					...node.parameters,
+					options: {
+						limitWaitTime: {
+							values: { limitType: 'afterTimeInterval', resumeAmount: 0.5, resumeUnit: 'minutes' },
+						},
+					},
+				},
+			};
+		}),
+	};
+}
+
 const outbox = async () =>
 	(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()) as OutboxMessage[];
 
@@ -195,7 +260,11 @@ const messageKey = (message: OutboxMessage) => `${message.kind} ${message.id}`;
  * Starts a case's workflow and waits for its message(s) in the sandbox (one per recipient); returns the first
  * message, its links, every message and the execution id.
  */
-async function start(key: string, count = 1) {
+async function start(
+	key: string,
+	count = 1,
+	body: Record<string, unknown> = { amount: 120, order: 1042 },
+) {
 	// The message is the one new in the outbox, whatever its place (the outbox's times have whole seconds).
 	const before = new Set((await outbox()).map(messageKey));
 	// n8n answers REST before it has registered every published workflow's webhook: 404 until then.
@@ -205,7 +274,7 @@ async function start(key: string, count = 1) {
 			const response = await fetch(`${n8n.baseUrl}/webhook/${paths[key]}`, {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ amount: 120, order: 1042 }),
+				body: JSON.stringify(body),
 			});
 			if (response.status === 404) return undefined;
 			expect(response.status).toBe(200);
@@ -286,6 +355,30 @@ async function scan(links: string[], executionId: string, expectOnPage: string) 
 const onN8n2 = Number(DEFAULT_N8N_VERSION.split('.')[0]) >= 2;
 const describeOn2 = onN8n2 ? describe : describe.skip;
 
+/**
+ * The run warning the Ask node adds when the link it sends points at a loopback host: this n8n runs without
+ * WEBHOOK_URL on 127.0.0.1, so it signs its links with http://127.0.0.1:<port>. n8n 2.40.7 keeps a node's hints
+ * in its task data (`runData[node][run].hints`, n8n-core workflow-execute.js: processNodeOutput), saved with the
+ * execution: the waiting run holds it.
+ */
+async function expectLoopbackWarning(executionId: string, link: string) {
+	const run = await execution(executionId);
+	expect(new URL(link).host).toBe(new URL(n8n.baseUrl).host);
+	const [sending] = (run.data?.resultData.runData[ASK] ?? []) as Array<{ hints?: unknown }>;
+	// (An SMS of 2 parts adds its own warning after this one.)
+	expect(
+		(sending?.hints as Array<{ message: string }> | undefined)?.filter((hint) =>
+			hint.message.includes('WEBHOOK_URL'),
+		),
+	).toEqual([
+		{
+			message: `The answer link points at ${new URL(link).host}, which only the n8n machine itself can open. Set WEBHOOK_URL to n8n's public address (on the main process and on every worker in queue mode) so that recipients can answer.`,
+			type: 'warning',
+			location: 'outputPane',
+		},
+	]);
+}
+
 const respondedAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const ann = { email: 'ann@example.com', name: 'Ann' };
 
@@ -295,7 +388,7 @@ beforeAll(async () => {
 	const started = Date.now();
 	n8n = await sharedN8n();
 	await n8n.importCredentials(credentialRecords(sandbox.url));
-	const workflows = CASES.map(workflow);
+	const workflows = [...CASES.map(workflow), ...(runEscalation ? [escalationWorkflow()] : [])];
 	await n8n.importWorkflows(workflows);
 	for (const entry of workflows) await n8n.activateNow(entry.id);
 	timings['import + publish'] = Date.now() - started;
@@ -370,6 +463,53 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		timeoutCase = { executionId, startedAt: started };
 	});
 
+	(runEscalation ? test : test.skip)(
+		'the reminder/escalation example (E2E_SLOW=1): no answer → a reminder; none again → the director, whose Approve finishes it',
+		async () => {
+			const started = Date.now();
+			const before = new Set((await outbox()).map(messageKey));
+			const response = await fetch(`${n8n.baseUrl}/webhook/${ESCALATION_PATH}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: '{}',
+			});
+			expect(response.status).toBe(200);
+			const emails = async () =>
+				(await outbox()).filter(
+					(entry): entry is Extract<OutboxMessage, { kind: 'email' }> =>
+						!before.has(messageKey(entry)) && entry.kind === 'email',
+				);
+			const director = await waitFor(
+				'the email to the director',
+				async () => (await emails()).find((entry) => entry.subject.startsWith('Escalated:')),
+				240_000,
+				1000,
+			);
+			expect((await emails()).map((entry) => [entry.to, entry.subject]).reverse()).toEqual([
+				[['manager@example.com'], 'Refund for order 1042: 1200 EUR'],
+				[['manager@example.com'], 'Reminder: refund for order 1042: 1200 EUR'],
+				[['director@example.com'], 'Escalated: Refund for order 1042: 1200 EUR'],
+			]);
+			const executionId = new URL(director.links[0]).pathname.split('/')[2];
+			await waitFor(
+				'the director wait',
+				async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
+				30_000,
+				250,
+			);
+			await page(director.links[0], 'POST', 'approved=true');
+			const run = await finished(executionId);
+			timings['escalation example: start to finished'] = Date.now() - started;
+			expect(run.status).toBe('success');
+			const outputOf = (node: string) =>
+				(run.data?.resultData.runData[node]?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
+			expect(outputOf('Refund Approved')).toEqual([
+				{ order: 1042, refund: 'approved', decidedBy: 'director@example.com' },
+			]);
+			expect(run.data?.resultData.runData['Refund Not Approved']).toBeUndefined();
+		},
+	);
+
 	test('approval: scanned links answer nothing; a tampered or missing signature gets 401; Approve finishes with {approved: true}; later answers see "No action required"', async () => {
 		const { message, links, executionId } = await start('approve');
 		expect(message.kind).toBe('email');
@@ -379,6 +519,7 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 			'false',
 		]);
 		await scan(links, executionId, 'Refund 120 EUR for order 1042?');
+		await expectLoopbackWarning(executionId, links[0]);
 
 		const url = new URL(links[0]);
 		const signature = url.searchParams.get('signature')!;
@@ -507,6 +648,49 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		]);
 	});
 
+	test("review and edit in Chromium: the email's link shows the draft pre-filled (markup and quotes as text); an edited field and Approve finish with the edited values", async () => {
+		const started = Date.now();
+		const subject = `Refund "1042" <script>alert('x')</script>`;
+		const draft = `Dear Ann,\nwe'll refund <b>120</b> EUR & "more".`;
+		const { links, executionId } = await start('browser', 1, { subject, draft, amount: 120 });
+		expect(links).toHaveLength(1);
+		// The page as sent: every value escaped in the markup.
+		const html = (await page(links[0])).text;
+		expect(html).toContain(
+			'value="Refund &quot;1042&quot; &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"',
+		);
+		expect(html).not.toContain('<script>');
+		const chromium = await launchChromium();
+		try {
+			const dialogs: string[] = [];
+			chromium.page.on('dialog', (dialog) => {
+				dialogs.push(dialog.message());
+				void dialog.dismiss();
+			});
+			await chromium.page.goto(links[0]);
+			// What the person sees: the values as text, exactly as the workflow gave them; no script ran.
+			expect(await chromium.page.locator('#f0').inputValue()).toBe(subject);
+			expect(await chromium.page.locator('#f1').inputValue()).toBe(draft);
+			expect(await chromium.page.locator('#f2').inputValue()).toBe('120');
+			expect(await chromium.page.locator('script').count()).toBe(0);
+			expect((await execution(executionId)).status).toBe('waiting');
+			await chromium.page.locator('#f2').fill('95.5');
+			await chromium.page.getByRole('button', { name: 'Approve' }).click();
+			await chromium.page.getByText('Your answer was received').waitFor();
+			expect(dialogs).toEqual([]);
+		} finally {
+			await chromium.close();
+		}
+		const run = await finished(executionId);
+		timings['review in Chromium: start to finished'] = Date.now() - started;
+		expect(askOutput(run)).toEqual([
+			{
+				data: { approved: true, Subject: subject, Draft: draft, Amount: 95.5, respondedAt },
+				responder: ann,
+			},
+		]);
+	});
+
 	test('approval: Decline finishes with {approved: false}', async () => {
 		const { links, executionId } = await start('decline');
 		await scan(links, executionId, 'Refuse');
@@ -553,10 +737,33 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		expect(message.body).toBe(`Refund 120 EUR?\n${links[0]}`);
 		expect(message.phones).toEqual(['380986235698']);
 		await scan(links, executionId, 'value="false"');
+		await expectLoopbackWarning(executionId, links[0]);
 		await page(links[0], 'POST', 'approved=true');
 		const run = await finished(executionId);
 		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt } }]);
 		expect((await page(links[0], 'POST', 'approved=false')).text).toContain('No action required');
+	});
+
+	test('SMS to two phones: an SMS each with a link of its own; the second phone answers first and is named; the first, too late, sees "No action required"', async () => {
+		const { messages, executionId } = await start('smsTwo', 2);
+		const sms = messages.map((message) => (message.kind === 'sms' ? message : undefined));
+		expect(sms.map((message) => message?.phones)).toEqual([['380986235698'], ['380631234567']]);
+		const [first, second] = sms.map((message) => message!.links[0]);
+		expect([first, second].map((link) => new URL(link).searchParams.get('phone'))).toEqual([
+			'380986235698',
+			'380631234567',
+		]);
+		expect(sms.map((message) => message?.body)).toEqual([
+			`Refund?\n${first}`,
+			`Refund?\n${second}`,
+		]);
+		await page(second, 'POST', 'approved=true');
+		const run = await finished(executionId);
+		expect(askOutput(run)).toEqual([
+			{ data: { approved: true, respondedAt }, responder: { phone: '380631234567' } },
+		]);
+		const late = await page(first, 'POST', 'approved=false');
+		expect([late.status, late.text.includes('No action required')]).toEqual([200, true]);
 	});
 
 	test('wait limit: resumed by n8n (it looks for due executions every minute) with {timedOut: true, approved: false}', async () => {

@@ -110,7 +110,8 @@ describe('Review and Edit', () => {
 			query,
 			edited({
 				'field-0': ' Re: your refund ',
-				'field-1': 'Dear Ann,\nDone.',
+				// A browser posts a text area's line breaks as CRLF; the output has them as typed ("\n").
+				'field-1': 'Dear Ann,\r\nDone.\r\n\r\nRegards',
 				'field-2': '100',
 				'field-3': 'ann@example.com',
 				'field-4': '2026-12-02',
@@ -124,7 +125,7 @@ describe('Review and Edit', () => {
 				data: {
 					approved: true,
 					Subject: 'Re: your refund',
-					Body: 'Dear Ann,\nDone.',
+					Body: 'Dear Ann,\nDone.\n\nRegards',
 					Amount: 100,
 					'Reply to': 'ann@example.com',
 					'Send on': '2026-12-02',

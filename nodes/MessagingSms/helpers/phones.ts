@@ -71,6 +71,14 @@ export function readOptionalPhones(context: IExecuteFunctions, itemIndex: number
 	});
 }
 
+/**
+ * The phones of Send and Wait's Phone parameter: one or several (each gets an SMS of its own), each once, in
+ * the order given.
+ */
+export function readAnswerPhones(context: IExecuteFunctions, itemIndex: number): string[] {
+	return [...new Set(readPhoneList(context, itemIndex, { name: 'phone', displayName: 'Phone' }))];
+}
+
 /** Exactly one phone (Get, Update Contact Variables). */
 export function readPhone(context: IExecuteFunctions, itemIndex: number): string {
 	const phones = readPhoneList(context, itemIndex, { name: 'phone', displayName: 'Phone' });

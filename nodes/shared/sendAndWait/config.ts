@@ -157,18 +157,18 @@ export function readSendAndWait(context: IExecuteFunctions): {
 	return { config: result.config, waitTill: readWaitTill(context, new Date()) };
 }
 
-/** Who a message went to: their links carry it (signed), so the answer says who gave it. */
-export interface Recipient {
-	email: string;
-	name?: string;
-}
+/**
+ * Who a message went to: their links carry it (signed), so the answer says who gave it. An email's address (and
+ * name), or an SMS's phone.
+ */
+export type Recipient = { email: string; name?: string } | { phone: string };
 
 /**
  * The links of one message, n8n's signed resume URLs (a changed byte gets n8n's 401). Every one opens a page;
  * only the page's button (a POST) answers. An email has one link per choice (`approved` in the link only picks
  * the button the page offers first); an SMS has one link to a page with every choice. Each link carries this
- * wait's value (`w`, see wait.ts) and, for an email, its recipient (`to`, `name`): each recipient's links are
- * their own.
+ * wait's value (`w`, see wait.ts) and, for an email, its recipient (`to`, `name`), for an SMS to one of several
+ * phones, the phone (`phone`): each recipient's links are their own.
  */
 export function messageLinks(
 	context: IExecuteFunctions,
@@ -178,7 +178,8 @@ export function messageLinks(
 	single = false,
 ): MessageLink[] {
 	const own: Record<string, string> = { [WAIT_PARAMETER]: wait };
-	if (recipient) {
+	if (recipient && 'phone' in recipient) own.phone = recipient.phone;
+	else if (recipient) {
 		own.to = recipient.email;
 		if (recipient.name) own.name = recipient.name;
 	}

@@ -164,6 +164,15 @@ export function formInputs(fields: FormField[], values: IDataObject = {}): strin
  * the list of ticked options (as n8n's own forms give them); empty optional fields are null. A missing required
  * value, a value of the wrong form or a choice the form does not offer is a problem: the page shows it again.
  */
+/**
+ * A posted text as typed: browsers send a text area's line breaks as CRLF (the HTML form encoding), so a draft
+ * pre-filled with "\n" and left alone would come back with "\r\n". Every line break becomes "\n", then the ends are
+ * trimmed.
+ */
+export function postedText(raw: string): string {
+	return raw.replace(/\r\n?/g, '\n').trim();
+}
+
 export function readSubmission(
 	fields: FormField[],
 	body: IDataObject,
@@ -185,7 +194,7 @@ export function readSubmission(
 			problems.push(`${field.label}: give one value`);
 			continue;
 		}
-		const text = typeof raw === 'string' ? raw.trim() : '';
+		const text = typeof raw === 'string' ? postedText(raw) : '';
 		if (text === '') {
 			if (field.required) problems.push(`${field.label}: required`);
 			data[field.key] = null;

@@ -6,6 +6,7 @@ import {
 	LENGTH_NOTE,
 	lengthProblem,
 	MAX_ANSWER_CHARACTERS,
+	postedText,
 	readSubmission,
 	type FormField,
 } from './form';
@@ -99,7 +100,7 @@ function readComment(
 ): { comment?: string | null } | { problem: string } {
 	if (config.comment === 'off') return {};
 	if (raw !== undefined && typeof raw !== 'string') return { problem: 'Comment: give one value' };
-	const text = typeof raw === 'string' ? raw.trim() : '';
+	const text = typeof raw === 'string' ? postedText(raw) : '';
 	const tooLong = lengthProblem('Comment', text);
 	if (tooLong) return { problem: tooLong };
 	if (!text && config.comment === 'always') return { problem: 'Comment: required' };
@@ -196,6 +197,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 				typeof query.name === 'string'
 					? { email: query.to, name: query.name }
 					: { email: query.to };
+		else if (typeof query.phone === 'string') json.responder = { phone: query.phone };
 		return { noWebhookResponse: true, workflowData: [[{ json }]] };
 	};
 
@@ -277,7 +279,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	}
 	if (config.responseType === 'freeText') {
-		const text = typeof body['field-0'] === 'string' ? body['field-0'].trim() : '';
+		const text = typeof body['field-0'] === 'string' ? postedText(body['field-0']) : '';
 		const problem = text ? lengthProblem('Response', text) : 'Response: required';
 		if (problem) {
 			send(this, 400, formPage(config, message, title, body, [problem]));

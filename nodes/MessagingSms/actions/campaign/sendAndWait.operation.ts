@@ -18,7 +18,7 @@ import { smsLength, smsText } from '../../../shared/sendAndWait/smsLength';
 import { startWait } from '../../../shared/sendAndWait/wait';
 import type { MessagingClient } from '../../../shared/transport/client';
 import { phoneField } from '../../helpers/fields';
-import { readPhone } from '../../helpers/phones';
+import { readAnswerPhones } from '../../helpers/phones';
 import { readSender, senderField } from './shared';
 
 /**
@@ -38,7 +38,9 @@ const MAX_SMS_PARTS = 6;
 
 const properties: INodeProperties[] = [
 	senderField,
-	phoneField('The one phone number that answers, in international format'),
+	phoneField(
+		'Who may answer, in international format: one phone, or several separated by commas or new lines. With several, each phone gets an SMS of its own with its own link (about 20 characters longer: it carries the phone); the first answer counts (the output names the phone as responder), the others then see that it was already answered.',
+	),
 	{
 		displayName: 'Message',
 		name: 'message',
@@ -65,44 +67,53 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * Sends one SMS (POST /sms/send: a campaign to one phone) carrying one link to the answer page, then puts the
- * execution to wait. An SMS has room for one link only, so every response type gets the same link; the page
- * offers the choices. Sent once per execution, with the first item's values.
+ * Sends an SMS (POST /sms/send: a campaign to one phone) to each phone, carrying one link to the answer page,
+ * then puts the execution to wait. An SMS has room for one link only, so every response type gets the same link;
+ * the page offers the choices. One phone gets the link as it always had (no phone in it, no `responder`); with
+ * several, each link carries its phone (signed), so the answer names who gave it and no phone can answer as
+ * another. Sent once per execution, with the first item's values.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
 	const sender = readSender(this, 0);
-	const phone = readPhone(this, 0);
+	const phones = readAnswerPhones(this, 0);
 	const message = readText(this, 'message', 0).trim();
 	if (!message) throw invalidInput(this, 0, 'Message', 'is empty');
 	const { config, waitTill } = readSendAndWait(this);
-	const [link] = messageLinks(this, config, startWait(this), undefined, true);
-	warnIfUnreachable(this, link.url);
-	const body = smsText(message, link.url);
-	const length = smsLength(body);
-	if (length.parts > MAX_SMS_PARTS)
+	const wait = startWait(this);
+	// Every SMS is built and its length checked before the first is sent: none goes out if one is refused.
+	const messages = phones.map((phone) => {
+		const recipient = phones.length > 1 ? { phone } : undefined;
+		const [link] = messageLinks(this, config, wait, recipient, true);
+		const body = smsText(message, link.url);
+		return { phone, link: link.url, body, length: smsLength(body) };
+	});
+	warnIfUnreachable(this, messages[0].link);
+	const longest = messages.reduce((a, b) => (b.length.length > a.length.length ? b : a)).length;
+	if (longest.parts > MAX_SMS_PARTS)
 		throw invalidInput(
 			this,
 			0,
 			'Message',
-			`the SMS with its link is ${length.length} ${length.encoding} characters: ${length.parts} parts, more than the ${MAX_SMS_PARTS} a Send and Wait SMS may take`,
+			`the SMS with its link is ${longest.length} ${longest.encoding} characters: ${longest.parts} parts, more than the ${MAX_SMS_PARTS} a Send and Wait SMS may take`,
 			`Shorten the message: ${MAX_SMS_PARTS} parts hold ${MAX_SMS_PARTS * 153} GSM-7 or ${MAX_SMS_PARTS * 67} UCS-2 characters, the link included. Each part is charged.`,
 		);
-	if (length.parts > 1) {
+	if (longest.parts > 1) {
 		this.addExecutionHints({
-			message: `The SMS with its link is ${length.length} ${length.encoding} characters: ${length.parts} parts of ${length.perPart} (each part is charged). Shorten the message to send one part.`,
+			message: `The SMS with its link is ${longest.length} ${longest.encoding} characters: ${longest.parts} parts of ${longest.perPart} (each part is charged). Shorten the message to send one part.`,
 			type: 'warning',
 			location: 'outputPane',
 		});
 	}
-	await client.request({
-		method: 'POST',
-		path: '/sms/send',
-		body: { sender, phones: [phone], body },
-		idempotent: false,
-		itemIndex: 0,
-	});
+	for (const { phone, body } of messages)
+		await client.request({
+			method: 'POST',
+			path: '/sms/send',
+			body: { sender, phones: [phone], body },
+			idempotent: false,
+			itemIndex: 0,
+		});
 	return await waitForAnswer(this, config, waitTill);
 }
