@@ -160,11 +160,6 @@ export function formInputs(fields: FormField[], values: IDataObject = {}): strin
 }
 
 /**
- * A submission read by the fields' rules: each value under its field's label, numbers as numbers, checkboxes as
- * the list of ticked options (as n8n's own forms give them); empty optional fields are null. A missing required
- * value, a value of the wrong form or a choice the form does not offer is a problem: the page shows it again.
- */
-/**
  * A posted text as typed: browsers send a text area's line breaks as CRLF (the HTML form encoding), so a draft
  * pre-filled with "\n" and left alone would come back with "\r\n". Every line break becomes "\n", then the ends are
  * trimmed.
@@ -173,6 +168,11 @@ export function postedText(raw: string): string {
 	return raw.replace(/\r\n?/g, '\n').trim();
 }
 
+/**
+ * A submission read by the fields' rules: each value under its field's label, numbers as numbers, checkboxes as
+ * the list of ticked options (as n8n's own forms give them); empty optional fields are null. A missing required
+ * value, a value of the wrong form or a choice the form does not offer is a problem: the page shows it again.
+ */
 export function readSubmission(
 	fields: FormField[],
 	body: IDataObject,
