@@ -7,5 +7,6 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testTimeout: 60_000,
 	maxWorkers: 2,
+	testSequencer: '<rootDir>/test/sequencer.js',
 	setupFiles: ['<rootDir>/test/setup-env.js'],
 };
