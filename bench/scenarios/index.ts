@@ -11,6 +11,7 @@ import { webhookEvents } from './s9-webhook';
 import { smsEvents } from './s10-sms-events';
 import { webhookScale } from './s11-webhook-scale';
 import { webhookScaleN8n } from './s12-webhook-scale-n8n';
+import { smsBigCampaign } from './s13-sms-big-campaign';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -25,4 +26,5 @@ export const scenarios: Scenario[] = [
 	smsEvents,
 	webhookScale,
 	webhookScaleN8n,
+	smsBigCampaign,
 ];
