@@ -12,6 +12,7 @@ import { smsEvents } from './s10-sms-events';
 import { webhookScale } from './s11-webhook-scale';
 import { webhookScaleN8n } from './s12-webhook-scale-n8n';
 import { smsBigCampaign } from './s13-sms-big-campaign';
+import { bouncesPerDay } from './s14-bounces-per-day';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -27,4 +28,5 @@ export const scenarios: Scenario[] = [
 	webhookScale,
 	webhookScaleN8n,
 	smsBigCampaign,
+	bouncesPerDay,
 ];
