@@ -13,6 +13,7 @@ import { webhookScale } from './s11-webhook-scale';
 import { webhookScaleN8n } from './s12-webhook-scale-n8n';
 import { smsBigCampaign } from './s13-sms-big-campaign';
 import { bouncesPerDay } from './s14-bounces-per-day';
+import { bulk1M } from './s15-bulk-1m';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -29,4 +30,5 @@ export const scenarios: Scenario[] = [
 	webhookScaleN8n,
 	smsBigCampaign,
 	bouncesPerDay,
+	bulk1M,
 ];
