@@ -22,14 +22,17 @@ const SLICES = 10;
 
 async function call(sandbox: Sandbox, method: string, path: string, body?: unknown) {
 	const control = path.startsWith('/__sandbox');
-	const response = await fetch(`${sandbox.url}${path}`, {
-		method,
-		headers: {
-			'Content-Type': 'application/json',
-			...(control ? {} : { Authorization: `Bearer ${sandbox.account.apiKey}` }),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
+	const send = () =>
+		fetch(`${sandbox.url}${path}`, {
+			method,
+			headers: {
+				'Content-Type': 'application/json',
+				...(control ? {} : { Authorization: `Bearer ${sandbox.account.apiKey}` }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+	// A kept-alive connection the sandbox closed while a poll ran fails once: these calls are safe to repeat.
+	const response = await send().catch(() => send());
 	const text = await response.text();
 	if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
 	return text;
