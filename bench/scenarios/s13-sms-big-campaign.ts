@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * 13. SMS delivery statuses of one big campaign: the Messaging SMS Trigger following a campaign of 1,000 / 10,000 /
  * 100,000 phones until every phone is final, a tenth of the phones reaching Sent and the tenth before it their

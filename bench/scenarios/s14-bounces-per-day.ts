@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * 14. Bounces and unsubscribes by the hundred thousand a day: the Messaging Trigger (bounces and unsubscribes) as
  * the day's lists fill to 100,000 bounces and 100,000 unsubscribes, a tenth at a time. After each tenth: the poll

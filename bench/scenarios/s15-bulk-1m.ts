@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * 15. Bulk at ten times today: Messaging SMS → Campaign → Send to Numbers with 100,000 and 1,000,000 phones, one
  * per item, combined by the node (default batching: 1,000 phones per campaign request). CPU per phone, requests,
