@@ -1,24 +1,31 @@
 /**
  * 14. Bounces and unsubscribes by the hundred thousand a day: the Messaging Trigger (bounces and unsubscribes) as
- * the day's lists fill to 100,000 bounces and 100,000 unsubscribes, a tenth at a time. After each tenth: the poll
- * that takes it (requests, CPU, static data) and then an idle poll (nothing new: requests, CPU, time). Beside it,
- * what the do-it-yourself poller (Schedule Trigger + HTTP Request with pagination) pays every poll: both lists read
- * in full, measured once at the end as the raw pages' GETs and parses, no n8n.
+ * the day's lists fill to 100,000 bounces and 100,000 unsubscribes, a tenth every 2.3 hours of the day. After each
+ * tenth: the poll that takes it (requests, CPU, static data) and then an idle poll (nothing new: requests, CPU,
+ * time). Beside it, what the do-it-yourself poller (Schedule Trigger + HTTP Request with pagination) pays every
+ * poll: both lists read in full, measured once at the end as the raw pages' GETs and parses, no n8n.
  *
- * In the bench process through n8n-core's PollTriggerExecutor and PollContext (test/harness/poll-harness.ts); the
- * day is compressed into minutes of real time (every entry is within the service's 24-hour bounce window and in
- * today's unsubscribe list).
+ * In the bench process through n8n-core's PollTriggerExecutor and PollContext (test/harness/poll-harness.ts), on a
+ * shifted clock as in scenario 10: n8n's and the sandbox's time jump 2.3 hours between tenths, each entry is dated
+ * within the 2.3 hours before its poll, and the trigger's six-hourly full reads come when they would.
  */
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
-import type { Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { formatServiceDate } from '../../sandbox/core/clock';
 import { CredentialStore, sandboxCredentials } from '../../test/harness/credentials';
 import { PollHarness } from '../../test/harness/poll-harness';
 import { loadTracker, measured } from '../lib/measure';
 import { fmt, int, sleep } from '../lib/stats';
 import type { Scenario, ScenarioResult } from '../lib/types';
+import { shiftedClock } from './s10-sms-events';
 
 const STEPS = 10;
 const PAGE = 100;
+const HOUR_MS = 3_600_000;
+/** Hours of the day between two tenths: the tenth step is at 23:00 UTC, the day's lists still whole. */
+const STEP_HOURS = 2.3;
+/** A day in the future (and the day after the bench's real time), 00:00 UTC. */
+const DAY_START = Date.parse('2030-04-02T00:00:00Z');
 
 async function call(sandbox: Sandbox, method: string, path: string, body?: unknown) {
 	const control = path.startsWith('/__sandbox');
@@ -39,6 +46,8 @@ async function call(sandbox: Sandbox, method: string, path: string, body?: unkno
 }
 
 export interface DayStep {
+	/** Hours into the day. */
+	hour: number;
 	bounces: number;
 	unsubscribes: number;
 	emitted: number;
@@ -50,20 +59,31 @@ export interface DayStep {
 	idleWallMs: number;
 }
 
+/** Entries `from`…`to`, dated evenly over the STEP_HOURS before now (service time: UTC in the sandbox). */
 async function add(sandbox: Sandbox, kind: 'bounces' | 'unsubscribes', from: number, to: number) {
+	const now = Date.now();
+	const dateOf = (index: number) =>
+		formatServiceDate(
+			new Date(now - ((to - index) / Math.max(1, to - from)) * STEP_HOURS * HOUR_MS + 1000),
+		);
 	for (let start = from; start < to; start += 5000) {
 		const end = Math.min(to, start + 5000);
 		const entries = Array.from({ length: end - start }, (_, offset) =>
 			kind === 'bounces'
-				? { email_to: `b${start + offset}@bounce.test` }
-				: { email: `u${start + offset}@example.com` },
+				? { email_to: `b${start + offset}@bounce.test`, send_date: dateOf(start + offset) }
+				: { email: `u${start + offset}@example.com`, date: dateOf(start + offset) },
 		);
 		await call(sandbox, 'POST', `/__sandbox/email/${kind}`, { [kind]: entries });
 	}
 }
 
-async function fillDay(sandbox: Sandbox, perDay: number, log: (line: string) => void) {
-	await call(sandbox, 'POST', '/__sandbox/email/reset');
+async function fillDay(
+	sandbox: Sandbox,
+	perDay: number,
+	setNow: (ms: number) => void,
+	log: (line: string) => void,
+) {
+	setNow(DAY_START + 60_000);
 	const harness = new PollHarness({
 		nodeType: new MessagingTrigger(),
 		parameters: {
@@ -82,6 +102,7 @@ async function fillDay(sandbox: Sandbox, perDay: number, log: (line: string) => 
 	const counted = (since: number) =>
 		sandbox.log.since(since).filter((entry) => entry.path !== '/oauth/access_token').length;
 	for (let step = 1; step <= STEPS; step++) {
+		setNow(DAY_START + step * STEP_HOURS * HOUR_MS);
 		const from = Math.round(((step - 1) * perDay) / STEPS);
 		const to = Math.round((step * perDay) / STEPS);
 		await add(sandbox, 'bounces', from, to);
@@ -99,6 +120,7 @@ async function fillDay(sandbox: Sandbox, perDay: number, log: (line: string) => 
 		if (idle.value.items.length)
 			throw new Error(`the idle poll emitted ${idle.value.items.length}`);
 		steps.push({
+			hour: step * STEP_HOURS,
 			bounces: to,
 			unsubscribes: to,
 			emitted: poll.value.items.length,
@@ -115,7 +137,7 @@ async function fillDay(sandbox: Sandbox, perDay: number, log: (line: string) => 
 		);
 	}
 	// The do-it-yourself poller's floor: both lists read in full (every page GET and parsed), no n8n.
-	const today = new Date().toISOString().slice(0, 10);
+	const today = new Date(Date.now()).toISOString().slice(0, 10);
 	const pages = Math.ceil(perDay / PAGE);
 	const fullRead = await measured(async () => {
 		let rows = 0;
@@ -150,20 +172,26 @@ export const bouncesPerDay: Scenario = {
 	id: 14,
 	title: 'Bounces and unsubscribes by the hundred thousand a day',
 	phase: 'inProcess',
-	async run({ sandbox, smoke, log }): Promise<ScenarioResult> {
+	async run({ smoke, log }): Promise<ScenarioResult> {
 		const perDay = smoke ? 300 : 100_000;
 		const load = loadTracker();
-		const limitBefore = sandbox.account.settings.rateLimitPerSecond;
-		sandbox.account.settings.rateLimitPerSecond = 0;
+		// A sandbox of its own (rate limit off): its clock moves with the shifted one, the bench's does not.
+		const sandbox = await startSandbox({ settings: { rateLimitPerSecond: 0 } });
+		// The bench's log reads the clock: lines wait until it is restored.
+		const lines: string[] = [];
+		const clock = shiftedClock();
 		let run;
 		try {
-			sandbox.log.clear();
-			log(`  ${int(perDay)} bounces + ${int(perDay)} unsubscribes, a tenth at a time…`);
+			lines.push(
+				`  ${int(perDay)} bounces + ${int(perDay)} unsubscribes, a tenth every ${STEP_HOURS} hours…`,
+			);
 			load.note();
-			run = await fillDay(sandbox, perDay, log);
+			run = await fillDay(sandbox, perDay, clock.setNow, (line) => lines.push(line));
 			load.note();
 		} finally {
-			sandbox.account.settings.rateLimitPerSecond = limitBefore;
+			clock.restore();
+			await sandbox.close();
+			for (const line of lines) log(line);
 		}
 		const first = run.steps[0];
 		const last = run.steps[run.steps.length - 1];
@@ -172,13 +200,14 @@ export const bouncesPerDay: Scenario = {
 			id: 14,
 			title: 'Bounces and unsubscribes by the hundred thousand a day',
 			setup: [
-				`The Messaging Trigger (Bounce and Unsubscribe; Max Events per Poll ${int(4 * perDay)}, pacing off, the sandbox's rate limit off) while the day's lists fill to ${int(perDay)} bounces and ${int(perDay)} unsubscribes, a tenth of each at a time; after each tenth the poll that takes it, then an idle poll (nothing new). The day is compressed into minutes of real time: every entry stays within the service's 24-hour bounce window and today's unsubscribe list.`,
+				`The Messaging Trigger (Bounce and Unsubscribe; Max Events per Poll ${int(4 * perDay)}, pacing off, the sandbox's rate limit off) while the day's lists fill to ${int(perDay)} bounces and ${int(perDay)} unsubscribes, a tenth of each every ${STEP_HOURS} hours of one day (UTC), each entry dated within the ${STEP_HOURS} hours before its poll; after each tenth the poll that takes it, then an idle poll (nothing new). On a shifted clock as in scenario 10: n8n's and the sandbox's time jump between tenths, so the trigger's reads by count, its six-hourly full reads and the service's 24-hour bounce window behave as in a real day; each poll's requests run in real time.`,
 				"In the bench process through n8n-core's PollTriggerExecutor and PollContext (test/harness/poll-harness.ts), static data kept between polls as n8n keeps it. CPU = user + system time of the bench process during the poll, the sandbox (same process) answering included.",
 				`Beside it, the do-it-yourself poller (Schedule Trigger + HTTP Request with pagination, pages of ${PAGE}) reads both lists in full every poll, the idle ones included, and still needs its own deduplication: its floor, measured once with the full lists, is every page's GET and parse, no n8n. The machine is shared (2 cores): load average ${load.range()} during the run.`,
 			],
 			tables: [
 				{
 					headers: [
+						'Hour of the day',
 						'Bounces + unsubscribes so far',
 						'Events emitted',
 						'Requests',
@@ -189,6 +218,7 @@ export const bouncesPerDay: Scenario = {
 						'Time',
 					],
 					rows: run.steps.map((step) => [
+						fmt(step.hour, 1),
 						`${int(step.bounces)} + ${int(step.unsubscribes)}`,
 						int(step.emitted),
 						int(step.requests),
