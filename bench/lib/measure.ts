@@ -1,6 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /** CPU and memory of the bench process itself, for the in-process scale scenarios (13–15). */
 import { loadavg } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** User + system CPU of this process so far, in µs. */
 export function cpuUs(): number {
@@ -50,3 +52,12 @@ export function loadTracker() {
 }
 
 export const MB = 1024 * 1024;
+
+/**
+ * A full garbage collection before a measured run, so its resident memory does not carry the run before it
+ * (`npm run bench` starts node without --expose-gc: the flag is set here and gc taken from a fresh context).
+ */
+export function collectGarbage(): void {
+	setFlagsFromString('--expose-gc');
+	(runInNewContext('gc') as () => void)();
+}
