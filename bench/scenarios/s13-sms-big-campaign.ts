@@ -133,7 +133,7 @@ export const smsBigCampaign: Scenario = {
 	title: 'SMS delivery statuses of a big campaign',
 	phase: 'inProcess',
 	async run({ sandbox, smoke, log }): Promise<ScenarioResult> {
-		const sizes = smoke ? [100, 1_000] : [1_000, 10_000, 100_000];
+		const sizes = smoke ? [500] : [1_000, 10_000, 100_000];
 		const load = loadTracker();
 		const limitBefore = sandbox.account.settings.rateLimitPerSecond;
 		sandbox.account.settings.rateLimitPerSecond = 0;
