@@ -181,8 +181,19 @@ async function main() {
 		only && !smoke && existsSync(resultsFile)
 			? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>)
 			: {};
-	for (const result of results)
-		if (result.headline) headlines[result.headlineKey ?? `s${result.id}`] = result.headline;
+	// A dotted key ("scale.webhook") is one entry of a shared object: the scenarios beside it keep theirs.
+	for (const result of results) {
+		if (!result.headline) continue;
+		const [key, entry] = (result.headlineKey ?? `s${result.id}`).split('.');
+		if (entry === undefined) headlines[key] = result.headline;
+		else {
+			const shared = headlines[key];
+			headlines[key] = {
+				...(shared && typeof shared === 'object' ? shared : {}),
+				[entry]: result.headline,
+			};
+		}
+	}
 	writeFileSync(resultsFile, `${JSON.stringify(headlines, null, 2)}\n`);
 	for (const result of results)
 		for (const [name, content] of Object.entries(result.files ?? {}))

@@ -30,8 +30,8 @@ export interface ScenarioResult {
 	summary: Array<[string, string, string, string]>;
 	/** Files written next to RESULTS.md (e.g. the chart), by name. */
 	files?: Record<string, string>;
-	/** The scenario's headline figures, written under `s<id>` (or `headlineKey`) to results.json beside RESULTS.md. */
-	headline?: Record<string, unknown>;
+	/** The scenario's headline figures, written under `s<id>` (or `headlineKey`; `a.b`: entry b of object a) to results.json beside RESULTS.md. */
+	headline?: Record<string, unknown> | unknown[];
 	headlineKey?: string;
 	/** Figures a smoke run checks (the harness must produce them). */
 	checks: Array<[string, boolean]>;

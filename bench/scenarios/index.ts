@@ -11,6 +11,9 @@ import { webhookEvents } from './s9-webhook';
 import { smsEvents } from './s10-sms-events';
 import { webhookScale } from './s11-webhook-scale';
 import { webhookScaleN8n } from './s12-webhook-scale-n8n';
+import { smsBigCampaign } from './s13-sms-big-campaign';
+import { bouncesPerDay } from './s14-bounces-per-day';
+import { bulk1M } from './s15-bulk-1m';
 
 export const scenarios: Scenario[] = [
 	rateLimited,
@@ -25,4 +28,7 @@ export const scenarios: Scenario[] = [
 	smsEvents,
 	webhookScale,
 	webhookScaleN8n,
+	smsBigCampaign,
+	bouncesPerDay,
+	bulk1M,
 ];

@@ -16,7 +16,7 @@ const START = Date.parse('2030-03-04T08:00:00Z');
  * Date.now() moved forward by an offset (n8n's clock and the sandbox's), restored afterwards. It starts in the
  * future (START, or now if that is past), so the bench's real time never meets the simulated days.
  */
-function shiftedClock() {
+export function shiftedClock() {
 	const realNow = Date.now.bind(Date);
 	let offset = 0;
 	Date.now = () => realNow() + offset;

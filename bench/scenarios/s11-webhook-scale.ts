@@ -238,8 +238,8 @@ export const webhookScale: Scenario = {
 				`At ${int(last.windowEvents)} events in the window a batch of ${BATCH} costs ${int(last.cpuUsPerEvent)} µs of CPU per event warm and ${int(last.cpuUsPerEventCold)} µs cold, ${fmt(growth(last), 2)}× and ${fmt(growthCold(last), 2)}× the cost at ${int(first.windowEvents)} (goal ≤ 1.5×); p95 ${int(last.p95BatchMs)} ms warm, ${int(last.p95BatchMsCold)} ms cold (goal ≤ 1,000 ms). The static data stops growing at ${int(MAX_REMEMBERED_KEYS)} keys (${fmt(last.staticDataBytes / 1e6, 2)} MB).`,
 			],
 			files: { 'webhook-scale.svg': `${scaleChart(rows)}\n` },
-			headlineKey: 'scale',
-			headline: { webhook: rows },
+			headlineKey: 'scale.webhook',
+			headline: rows,
 			// Nothing to set beside n8n's HTTP Request node (the summary table's columns).
 			summary: [],
 			checks: [

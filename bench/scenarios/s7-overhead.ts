@@ -31,7 +31,7 @@ import type { Scenario, ScenarioResult } from '../lib/types';
 import { httpEmailSend, oursEmailSend } from '../lib/workflows';
 
 const count = (smoke: boolean) => (smoke ? 200 : 10_000);
-const CLIENT = { clientId: 'overhead-client', clientSecret: 'overhead-secret-0123456789' };
+export const CLIENT = { clientId: 'overhead-client', clientSecret: 'overhead-secret-0123456789' };
 /** The sandbox's fixed API key, for the raw requests of the floor (no token exchange in the measurement). */
 const RAW_TOKEN = 'sp_apikey_overhead0123456789abcdef';
 
@@ -95,7 +95,8 @@ class BareHelper implements INodeType {
 	}
 }
 
-async function startChildSandbox(): Promise<{ url: string; stop: () => Promise<void> }> {
+/** The sandbox in a child process (rate limit off, CLIENT's pair): its CPU and memory are not the bench's. */
+export async function startChildSandbox(): Promise<{ url: string; stop: () => Promise<void> }> {
 	const port = await freePort();
 	const child = spawn(
 		process.execPath,

@@ -252,7 +252,8 @@ export class MessagingEmailTrigger implements INodeType {
 				Date.now(),
 				mode === 'manual' ? undefined : this.getWorkflowStaticData('node'),
 			);
-			fresh = wanted.filter((raw) => memory.isNew(eventKey(raw)));
+			const isNew = memory.newAmong(wanted.map(eventKey));
+			fresh = wanted.filter((_, index) => isNew[index]);
 			// Saved only when no run starts: n8n's WorkflowRunner.run resets the static data's change flag before it
 			// answers (docs/webhook-trigger.md); the run saves the keys instead (execute below).
 			memory.save();
@@ -291,8 +292,7 @@ export class MessagingEmailTrigger implements INodeType {
 				Date.now(),
 				this.getWorkflowStaticData('node'),
 			);
-			for (const item of items)
-				for (const raw of rawEventsOf(item.json)) memory.isNew(eventKey(raw));
+			memory.newAmong(items.flatMap((item) => rawEventsOf(item.json).map(eventKey)));
 			memory.save();
 		}
 		return [items];
