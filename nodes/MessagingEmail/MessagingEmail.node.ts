@@ -13,7 +13,7 @@ import { sendAndWaitWebhook } from '../shared/sendAndWait/webhook';
 import { actionSubtitle } from '../shared/items/subtitle';
 import { resources } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 
 const properties: INodeProperties[] = [
@@ -63,7 +63,11 @@ export class MessagingEmail implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch, credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
+	methods = {
+		listSearch,
+		loadOptions,
+		credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential },
+	};
 
 	webhook = sendAndWaitWebhook;
 
