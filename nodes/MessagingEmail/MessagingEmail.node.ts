@@ -43,7 +43,9 @@ export class MessagingEmail implements INodeType {
 		name: 'messagingEmail',
 		icon: { light: 'file:messagingEmail.svg', dark: 'file:messagingEmail.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Send's attachments in one place (Binary Attachments left Options; see helpers/attachments.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: actionSubtitle(properties),
 		description:
 			'SendPulse transactional email (SMTP API): send, and manage bounces, unsubscribes, senders and sending domains',

@@ -17,9 +17,10 @@ import { withFreshWebhookIds } from '../../scripts/n8n/webhook-ids';
 /**
  * A new user's first hour, in n8n's editor (Debian's Chromium through playwright-core), on the demo's state
  * (scripts/demo-seed.ts) and the demo's credential id, as `npm start` sets them up:
- * - Email → Send → Options: Text Attachments, then Binary File Names, both stay (issue 22, item 4);
- * - the Template and Mailing List pickers list the sandbox's templates and lists, and the credential shows its
- *   Account Time Zone (screenshots to docs/);
+ * - Email → Send: its attachment fields in one place (Binary Attachments, Binary File Names, Text Attachments),
+ *   and lists that stay as an option is added (issue 22, item 4; issue 34);
+ * - the Template and Mailing List pickers list the sandbox's templates and lists, Template Variables → Name offers
+ *   the chosen template's variables, and the credential shows its Account Time Zone (screenshots to docs/);
  * - every trigger example imported through the editor's file import, published from the editor, then made to run:
  *   the webhook example gets a post to the Production URL its panel shows, the polling ones get an event and are
  *   waited for; each must show a successful execution. The examples `npm start` imports (with their ids, by n8n's
@@ -141,8 +142,9 @@ async function parametersText() {
 async function addOption(label: string) {
 	await page.getByTestId('collection-parameter-add').first().click();
 	const option = page.getByTestId('collection-parameter-option').filter({ hasText: label }).first();
-	// A collection of one option is a button that adds it at once (n8n shows no list then); with more (Send's Options
-	// has Binary Attachments and Send Once per Key) the list opens after the click: wait for it, isVisible() does not.
+	// A collection of one option is a button that adds it at once (n8n shows no list then: Send's Options from node
+	// version 1.1 holds only Send Once per Key); with more the list opens after the click: wait for it, isVisible()
+	// does not.
 	const listed = await option
 		.waitFor({ state: 'visible', timeout: 5_000 })
 		.then(() => true)
@@ -151,30 +153,33 @@ async function addOption(label: string) {
 	await page.getByTestId('node-parameters').getByText(label, { exact: true }).first().waitFor();
 }
 
-describe('Email → Send → Options (issue 22, item 4)', () => {
+describe('Email → Send: attachments (issue 22, item 4; issue 34)', () => {
 	/** The Options collection's part of the panel's text (Request Options follows it). */
 	const optionsText = async () => {
 		const text = await parametersText();
 		return text.slice(text.indexOf(' Options '), text.indexOf(' Request Options '));
 	};
 
-	// Before the fix both were entries of Options: adding Text Attachments, then Binary File Names, left Options at
-	// "No properties" (n8n's editor drops an Options entry whose list is still empty when another is added).
-	it('Text Attachments and Binary File Names are fields of their own: both stay as options are added', async () => {
+	// Issue 22: when both lists were entries of Options, adding Text Attachments, then Binary File Names, left Options
+	// at "No properties" (n8n's editor drops an Options entry whose list is still empty when another is added).
+	// Issue 34: Binary Attachments left Options (node version 1.1) to stand with the two lists.
+	it('Binary Attachments, Binary File Names and Text Attachments in one place; the lists stay as an option is added', async () => {
 		await freshEditor();
 		await addAction(panelNamed('Messaging Email Email Send'));
 		const before = await parametersText();
-		expect(before).toMatch(/Text Attachments.*Currently no items exist.*Add Text Attachment/);
-		expect(before).toMatch(/Binary File Names.*Currently no items exist.*Add File Name/);
+		expect(before).toMatch(
+			/Binary Attachments .*Binary File Names.*Currently no items exist.*Add File Name.*Text Attachments.*Currently no items exist.*Add Text Attachment.* Options /,
+		);
 		await page.getByText('Add Text Attachment', { exact: true }).first().click();
-		await addOption('Binary Attachments');
+		await addOption('Send Once per Key');
 		await page.getByText('Add File Name', { exact: true }).first().click();
 		await page.waitForTimeout(500);
 		await page.screenshot({ path: join(SHOTS, 'first-hour-send-attachments.png') });
 		const after = await parametersText();
 		expect(after).toMatch(/Text Attachments File Name .*Content .*Add Text Attachment/);
 		expect(after).toMatch(/Binary File Names Binary Property .*File Name .*Add File Name/);
-		expect(await optionsText()).toContain('Binary Attachments');
+		expect(await optionsText()).toContain('Send Once per Key');
+		expect(await optionsText()).not.toContain('Binary Attachments');
 		expect(await optionsText()).not.toContain('No properties');
 	});
 });
@@ -200,6 +205,27 @@ describe('pickers and the credential’s time zone (screenshots for the README)'
 		await entries.first().waitFor();
 		expect(await entries.allInnerTexts()).toEqual(['Welcome', 'Newsletter']);
 		await saveDoc('picker-template.png');
+		await page.keyboard.press('Escape');
+	});
+
+	it('Template Variables → Name offers the chosen template’s variables', async () => {
+		// Continues the panel of the test before: Template chosen as Content, its list open.
+		const welcome = page
+			.locator('[data-test-id="rlc-item"]:visible')
+			.getByText('Welcome', { exact: true });
+		if (!(await welcome.isVisible()))
+			await page.getByTestId('resource-locator-templateId').getByTestId('rlc-input').click();
+		await welcome.click();
+		await page.getByText('Add Variable', { exact: true }).first().click();
+		await page.getByTestId('parameter-input-name').first().click();
+		const entries = page.locator('.el-select-dropdown__item:visible');
+		await entries.first().waitFor();
+		expect(
+			await entries.evaluateAll((items) =>
+				items.map((item) => (item as HTMLElement).innerText.trim().split('\n')[0]),
+			),
+		).toEqual(['name', 'code']);
+		await saveDoc('template-variables.png');
 		await page.keyboard.press('Escape');
 	});
 

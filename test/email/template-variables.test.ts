@@ -47,7 +47,8 @@ describe('Template variables (Email → Send)', () => {
 				property.name === 'variablesUi' &&
 				property.displayOptions?.show?.operation?.includes('send'),
 		);
-		const values = (rows?.options?.[0] as { values: Array<Record<string, unknown>> }).values;
+		const values = (rows?.options?.[0] as unknown as { values: Array<Record<string, unknown>> })
+			.values;
 		expect(values[0]).toMatchObject({
 			name: 'name',
 			type: 'options',

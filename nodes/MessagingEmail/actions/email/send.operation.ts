@@ -14,8 +14,10 @@ import { requiredString } from '../../helpers/fields';
 import { readFrom, readRecipients, readSubject, readTo } from '../../helpers/message';
 import { senderAddressLocator, senderCheck, type SenderCheck } from '../../helpers/senders';
 import {
+	ATTACHMENTS_IN_ONE_PLACE,
 	attachmentListFields,
 	attachmentOptions,
+	binaryAttachmentsTopLevel,
 	checkContentSize,
 	loadBinaryAttachments,
 	readAttachments,
@@ -212,14 +214,27 @@ const properties: INodeProperties[] = [
 		jsonDescription:
 			'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}, or a list of {name, value}',
 	}),
+	binaryAttachmentsTopLevel,
 	...attachmentListFields,
+	// Two declarations of Options, one per node version (n8n shows the one whose version matches): version 1 keeps
+	// Binary Attachments here, where its saved workflows have it; from 1.1 it sits with the other attachment fields.
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
+		displayOptions: { show: { '@version': [1] } },
 		options: [...attachmentOptions, sendOnceOption],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { '@version': [{ _cnd: { gte: ATTACHMENTS_IN_ONE_PLACE } }] } },
+		options: [sendOnceOption],
 	},
 ];
 
@@ -267,6 +282,8 @@ async function prepare(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	checkSender: SenderCheck,
+	/** Node version 1.1 or later: Binary Attachments is a field of Send, not an option. */
+	attachmentsInOnePlace: boolean,
 ): Promise<PreparedEmail> {
 	const from = readFrom(context, itemIndex);
 	const mode =
@@ -308,7 +325,9 @@ async function prepare(
 	const { textAttachments, binaryAttachments, attachmentNames, otherBytes } = readAttachments(
 		context,
 		itemIndex,
-		options,
+		attachmentsInOnePlace
+			? readParameter(context, 'binaryAttachments', itemIndex, '')
+			: options.binaryAttachments,
 		contentBytes,
 	);
 	await checkSender(itemIndex, from.email);
@@ -380,9 +399,10 @@ export async function execute(
 	const checkSender = senderCheck(this, client);
 	const once = sendOnceGate(this);
 	const templateUses: TemplateUses = new Map();
+	const attachmentsInOnePlace = this.getNode().typeVersion >= ATTACHMENTS_IN_ONE_PLACE;
 	const output = await runPerItem(this, client, {
 		prepare: async (itemIndex) => {
-			const prepared = await prepare(this, itemIndex, checkSender);
+			const prepared = await prepare(this, itemIndex, checkSender, attachmentsInOnePlace);
 			once?.readKey(itemIndex, () => [prepared.email, prepared.summary.attachments ?? []]);
 			const template = prepared.email.template as IDataObject | undefined;
 			if (template) {
