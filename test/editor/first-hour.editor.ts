@@ -21,9 +21,10 @@ import { withFreshWebhookIds } from '../../scripts/n8n/webhook-ids';
  *   and lists that stay as an option is added (issue 22, item 4; issue 34);
  * - the Template and Mailing List pickers list the sandbox's templates and lists, Template Variables → Name offers
  *   the chosen template's variables, and the credential shows its Account Time Zone (screenshots to docs/);
- * - every trigger example imported through the editor's file import, published from the editor, then made to run:
- *   the webhook example gets a post to the Production URL its panel shows, the polling ones get an event and are
- *   waited for; each must show a successful execution. The examples `npm start` imports (with their ids, by n8n's
+ * - every trigger example imported through the editor's file import, published from the editor, then made to run
+ *   the way its sticky note says, with a button of the sandbox's outbox page (Bounce, Not delivered, Open: the
+ *   webhook example's Production URL, read from its panel, registered with the sandbox first); each must show a
+ *   successful execution. The examples `npm start` imports (with their ids, by n8n's
  *   CLI) get the same check.
  */
 const OWNER = { email: 'owner@sandbox.test', password: 'Sandbox-n8n-1' };
@@ -171,8 +172,8 @@ describe('Email → Send: attachments (issue 22, item 4; issue 34)', () => {
 			/Binary Attachments .*Binary File Names.*Currently no items exist.*Add File Name.*Text Attachments.*Currently no items exist.*Add Text Attachment.* Options /,
 		);
 		await page.getByText('Add Text Attachment', { exact: true }).first().click();
-		await addOption('Send Once per Key');
 		await page.getByText('Add File Name', { exact: true }).first().click();
+		await addOption('Send Once per Key');
 		await page.waitForTimeout(500);
 		await page.screenshot({ path: join(SHOTS, 'first-hour-send-attachments.png') });
 		const after = await parametersText();
@@ -217,9 +218,17 @@ describe('pickers and the credential’s time zone (screenshots for the README)'
 			await page.getByTestId('resource-locator-templateId').getByTestId('rlc-input').click();
 		await welcome.click();
 		await page.getByText('Add Variable', { exact: true }).first().click();
-		await page.getByTestId('parameter-input-name').first().click();
+		const name = page.getByTestId('node-parameters').getByTestId('parameter-input-name').first();
+		await name.waitFor();
+		await name.click();
 		const entries = page.locator('.el-select-dropdown__item:visible');
-		await entries.first().waitFor();
+		await entries
+			.first()
+			.waitFor({ timeout: 10_000 })
+			.catch(async (error: Error) => {
+				await page.screenshot({ path: join(SHOTS, 'first-hour-template-variables-FAILED.png') });
+				throw error;
+			});
 		expect(
 			await entries.evaluateAll((items) =>
 				items.map((item) => (item as HTMLElement).innerText.trim().split('\n')[0]),
@@ -297,27 +306,71 @@ const openWorkflowId = () => /\/workflow\/([^/?#]+)/.exec(page.url())![1];
 
 /** Addresses of the bounce example's lookup table, one per firing: a repeat of an event is no new event. */
 const bouncing = ['ann@bounce.test', 'bob@bounce.test'];
+/** The SMS example's phones (the demo's SMS holds them Sent until the outbox marks them), one per firing. */
+const undelivered = ['380671234570', '380671234580'];
+let emailsSent = 0;
 
-/** Makes the example's trigger fire, the way its sticky note says. */
+/** An email through the service's API, as running the demo's Template email example sends one: a subject of its own. */
+async function sendEmail(to: string): Promise<string> {
+	const subject = `First-hour email ${++emailsSent}`;
+	const response = await fetch(`${sandbox.url}/smtp/emails`, {
+		method: 'POST',
+		headers: {
+			Authorization: `Bearer ${sandbox.account.apiKey}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify({
+			email: {
+				subject,
+				from: { name: 'Sandbox Team', email: 'sender@sandbox.test' },
+				to: [{ email: to }],
+				html: Buffer.from(
+					'<p>Hello <a href="https://shop.example/orders/1">your order</a></p>',
+				).toString('base64'),
+			},
+		}),
+	});
+	if (!response.ok) throw new Error(await response.text());
+	return subject;
+}
+
+/**
+ * Presses a button of the sandbox's outbox page, in a tab of its own as a person keeps it beside the editor (its
+ * address as `npm start` prints it); the page's note, which says what the button did.
+ */
+async function pressInOutbox(
+	target: (outbox: Page) => ReturnType<Page['locator']>,
+	button: string,
+) {
+	const outbox = await browser.newPage();
+	try {
+		await outbox.goto(`${sandbox.url}/__sandbox/outbox.html`);
+		await target(outbox).getByRole('button', { name: button, exact: true }).first().click();
+		await outbox.waitForFunction(() => (document.getElementById('note')?.textContent ?? '') !== '');
+		return (await outbox.locator('#note').textContent()) ?? '';
+	} finally {
+		await outbox.close();
+	}
+}
+
+const emailSection = (subject: string) => (outbox: Page) =>
+	outbox.locator('section', { hasText: subject });
+
+/** Makes the example's trigger fire the way its sticky note says: the event made with the outbox page's button. */
 async function fire(file: string, workflow: Workflow) {
 	if (file === 'bounce-cleanup-trigger.json') {
-		await control('POST', '/email/bounces', {
-			bounces: [{ email_to: bouncing.shift(), subject: 'Again' }],
-		});
+		const address = bouncing.shift()!;
+		const subject = await sendEmail(address);
+		expect(await pressInOutbox(emailSection(subject), 'Bounce')).toBe(
+			`${address} bounced (550 User unknown)`,
+		);
 	} else if (file === 'sms-not-delivered-email-fallback.json') {
-		const response = await fetch(`${sandbox.url}/sms/send`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${sandbox.account.apiKey}`,
-				'Content-Type': 'application/json',
-			},
-			body: JSON.stringify({
-				sender: 'Sandbox',
-				phones: ['380671234570'],
-				body: 'Your order has shipped.',
-			}),
-		});
-		if (!response.ok) throw new Error(await response.text());
+		const phone = undelivered.shift()!;
+		const note = await pressInOutbox(
+			(outbox) => outbox.locator('li', { hasText: phone }),
+			'Not delivered',
+		);
+		expect(note).toMatch(new RegExp(` to ${phone}: Not delivered$`));
 	} else if (file === 'email-events-webhook.json') {
 		// The Production URL the trigger's panel shows, as a user copies it into the service.
 		const trigger = workflow.nodes.find((node) => node.type.endsWith('messagingEmailTrigger'))!;
@@ -338,19 +391,15 @@ async function fire(file: string, workflow: Workflow) {
 			expect.arrayContaining([expect.stringMatching(/\/email-events$/)]),
 		);
 		await page.getByTestId('ndv-close-button').click();
-		const answer = await fetch(shown![0], {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify([
-				{
-					event: 'opened',
-					email: 'ann@example.com',
-					timestamp: Math.floor(Date.now() / 1000),
-					message_id: 'm-1',
-				},
-			]),
+		// Pasted into the service's webhook settings (the sandbox's), with the kinds the sticky note ticks.
+		await control('POST', '/email/webhooks', {
+			url: shown![0],
+			events: ['opened', 'clicked', 'spam_by_user'],
 		});
-		expect(answer.status).toBe(200);
+		const subject = await sendEmail('ann@example.com');
+		expect(await pressInOutbox(emailSection(subject), 'Open')).toMatch(
+			/^Opened by ann@example\.com; posted to the webhook handler/,
+		);
 	}
 }
 
