@@ -13,7 +13,7 @@ import { sendAndWaitWebhook } from '../shared/sendAndWait/webhook';
 import { actionSubtitle } from '../shared/items/subtitle';
 import { resources } from './actions/resources';
 import { router } from './actions/router';
-import { listSearch } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { CREDENTIAL_TEST_NAME, testMessagingCredential } from '../shared/transport/credentialTest';
 
 const properties: INodeProperties[] = [
@@ -43,7 +43,9 @@ export class MessagingEmail implements INodeType {
 		name: 'messagingEmail',
 		icon: { light: 'file:messagingEmail.svg', dark: 'file:messagingEmail.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Send's attachments in one place (Binary Attachments left Options; see helpers/attachments.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: actionSubtitle(properties),
 		description:
 			'SendPulse transactional email (SMTP API): send, and manage bounces, unsubscribes, senders and sending domains',
@@ -63,7 +65,11 @@ export class MessagingEmail implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch, credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential } };
+	methods = {
+		listSearch,
+		loadOptions,
+		credentialTest: { [CREDENTIAL_TEST_NAME]: testMessagingCredential },
+	};
 
 	webhook = sendAndWaitWebhook;
 

@@ -432,6 +432,27 @@ function registerSenderRoutes({ route }: SandboxContext, state: EmailState) {
 			})),
 		}),
 	});
+	// One template (docs/service-notes.md, Lists used by the pickers): the list's fields plus `body`, the template's
+	// HTML as Base64, as the live service gives it. Its variables are not listed apart: they are the `{{name}}`
+	// placeholders inside the body.
+	route({
+		method: 'GET',
+		path: '/template/:id',
+		handle: ({ params }) => {
+			const template = state.templates.get(params.id);
+			if (!template) throw new ServiceError(404, 'Template not found', 404);
+			return {
+				body: {
+					id: template.id,
+					real_id: /^\d+$/.test(template.id) ? Number(template.id) : template.id,
+					name: template.name ?? template.subject,
+					lang: 'en',
+					owner: 'me',
+					body: Buffer.from(template.html, 'utf8').toString('base64'),
+				},
+			};
+		},
+	});
 	route({
 		method: 'POST',
 		path: '/senders',

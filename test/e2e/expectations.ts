@@ -64,10 +64,17 @@ export async function expectTemplateRun(
 ): Promise<void> {
 	expect(outputOf(result.run, 'Sheet Rows')).toEqual(rows);
 	const calls = apiCallsOf(sandbox.log.all());
-	// The sender check first, then one send per row (sent concurrently: compared in recipient order).
+	// The sender check first, then one send per row (sent concurrently: compared in recipient order), then one read
+	// of the template, for the run warning on variables it uses that a row left out (none here).
 	expect(wire(calls[0])).toEqual({
 		method: 'GET',
 		path: '/smtp/senders',
+		query: {},
+		body: undefined,
+	});
+	expect(wire(calls[calls.length - 1])).toEqual({
+		method: 'GET',
+		path: '/template/101',
 		query: {},
 		body: undefined,
 	});
@@ -75,7 +82,7 @@ export async function expectTemplateRun(
 		(body as { email: { to: Array<{ email: string }> } }).email.to[0].email;
 	expect(
 		calls
-			.slice(1)
+			.slice(1, -1)
 			.map(wire)
 			.sort((a, b) => recipientOf(a.body).localeCompare(recipientOf(b.body))),
 	).toEqual(

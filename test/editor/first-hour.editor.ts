@@ -17,12 +17,14 @@ import { withFreshWebhookIds } from '../../scripts/n8n/webhook-ids';
 /**
  * A new user's first hour, in n8n's editor (Debian's Chromium through playwright-core), on the demo's state
  * (scripts/demo-seed.ts) and the demo's credential id, as `npm start` sets them up:
- * - Email → Send → Options: Text Attachments, then Binary File Names, both stay (issue 22, item 4);
- * - the Template and Mailing List pickers list the sandbox's templates and lists, and the credential shows its
- *   Account Time Zone (screenshots to docs/);
- * - every trigger example imported through the editor's file import, published from the editor, then made to run:
- *   the webhook example gets a post to the Production URL its panel shows, the polling ones get an event and are
- *   waited for; each must show a successful execution. The examples `npm start` imports (with their ids, by n8n's
+ * - Email → Send: its attachment fields in one place (Binary Attachments, Binary File Names, Text Attachments),
+ *   and lists that stay as an option is added (issue 22, item 4; issue 34);
+ * - the Template and Mailing List pickers list the sandbox's templates and lists, Template Variables → Name offers
+ *   the chosen template's variables, and the credential shows its Account Time Zone (screenshots to docs/);
+ * - every trigger example imported through the editor's file import, published from the editor, then made to run
+ *   the way its sticky note says, with a button of the sandbox's outbox page (Bounce, Not delivered, Open: the
+ *   webhook example's Production URL, read from its panel, registered with the sandbox first); each must show a
+ *   successful execution. The examples `npm start` imports (with their ids, by n8n's
  *   CLI) get the same check.
  */
 const OWNER = { email: 'owner@sandbox.test', password: 'Sandbox-n8n-1' };
@@ -141,8 +143,9 @@ async function parametersText() {
 async function addOption(label: string) {
 	await page.getByTestId('collection-parameter-add').first().click();
 	const option = page.getByTestId('collection-parameter-option').filter({ hasText: label }).first();
-	// A collection of one option is a button that adds it at once (n8n shows no list then); with more (Send's Options
-	// has Binary Attachments and Send Once per Key) the list opens after the click: wait for it, isVisible() does not.
+	// A collection of one option is a button that adds it at once (n8n shows no list then: Send's Options from node
+	// version 1.1 holds only Send Once per Key); with more the list opens after the click: wait for it, isVisible()
+	// does not.
 	const listed = await option
 		.waitFor({ state: 'visible', timeout: 5_000 })
 		.then(() => true)
@@ -151,30 +154,33 @@ async function addOption(label: string) {
 	await page.getByTestId('node-parameters').getByText(label, { exact: true }).first().waitFor();
 }
 
-describe('Email → Send → Options (issue 22, item 4)', () => {
+describe('Email → Send: attachments (issue 22, item 4; issue 34)', () => {
 	/** The Options collection's part of the panel's text (Request Options follows it). */
 	const optionsText = async () => {
 		const text = await parametersText();
 		return text.slice(text.indexOf(' Options '), text.indexOf(' Request Options '));
 	};
 
-	// Before the fix both were entries of Options: adding Text Attachments, then Binary File Names, left Options at
-	// "No properties" (n8n's editor drops an Options entry whose list is still empty when another is added).
-	it('Text Attachments and Binary File Names are fields of their own: both stay as options are added', async () => {
+	// Issue 22: when both lists were entries of Options, adding Text Attachments, then Binary File Names, left Options
+	// at "No properties" (n8n's editor drops an Options entry whose list is still empty when another is added).
+	// Issue 34: Binary Attachments left Options (node version 1.1) to stand with the two lists.
+	it('Binary Attachments, Binary File Names and Text Attachments in one place; the lists stay as an option is added', async () => {
 		await freshEditor();
 		await addAction(panelNamed('Messaging Email Email Send'));
 		const before = await parametersText();
-		expect(before).toMatch(/Text Attachments.*Currently no items exist.*Add Text Attachment/);
-		expect(before).toMatch(/Binary File Names.*Currently no items exist.*Add File Name/);
+		expect(before).toMatch(
+			/Binary Attachments .*Binary File Names.*Currently no items exist.*Add File Name.*Text Attachments.*Currently no items exist.*Add Text Attachment.* Options /,
+		);
 		await page.getByText('Add Text Attachment', { exact: true }).first().click();
-		await addOption('Binary Attachments');
 		await page.getByText('Add File Name', { exact: true }).first().click();
+		await addOption('Send Once per Key');
 		await page.waitForTimeout(500);
 		await page.screenshot({ path: join(SHOTS, 'first-hour-send-attachments.png') });
 		const after = await parametersText();
 		expect(after).toMatch(/Text Attachments File Name .*Content .*Add Text Attachment/);
 		expect(after).toMatch(/Binary File Names Binary Property .*File Name .*Add File Name/);
-		expect(await optionsText()).toContain('Binary Attachments');
+		expect(await optionsText()).toContain('Send Once per Key');
+		expect(await optionsText()).not.toContain('Binary Attachments');
 		expect(await optionsText()).not.toContain('No properties');
 	});
 });
@@ -200,6 +206,43 @@ describe('pickers and the credential’s time zone (screenshots for the README)'
 		await entries.first().waitFor();
 		expect(await entries.allInnerTexts()).toEqual(['Welcome', 'Newsletter']);
 		await saveDoc('picker-template.png');
+		await page.keyboard.press('Escape');
+	});
+
+	it('Template Variables → Name offers the chosen template’s variables', async () => {
+		// Continues the panel of the test before: Template chosen as Content, its list open.
+		const welcome = page
+			.locator('[data-test-id="rlc-item"]:visible')
+			.getByText('Welcome', { exact: true });
+		if (!(await welcome.isVisible()))
+			await page.getByTestId('resource-locator-templateId').getByTestId('rlc-input').click();
+		await welcome.click();
+		await page.getByText('Add Variable', { exact: true }).first().click();
+		const name = page.getByTestId('node-parameters').getByTestId('parameter-input-name').first();
+		await name.waitFor();
+		const entries = page.locator('.el-select-dropdown__item:visible');
+		// The list loads from the service as the row appears; a click during the load may open nothing (seen once):
+		// click the select's own input, and again if nothing opened.
+		for (let attempt = 1; ; attempt++) {
+			await name.locator('input').first().click();
+			const opened = await entries
+				.first()
+				.waitFor({ timeout: 5_000 })
+				.then(() => true)
+				.catch(() => false);
+			if (opened) break;
+			if (attempt === 3) {
+				await page.screenshot({ path: join(SHOTS, 'first-hour-template-variables-FAILED.png') });
+				throw new Error('Template Variables → Name opened no list');
+			}
+			await page.keyboard.press('Escape');
+		}
+		expect(
+			await entries.evaluateAll((items) =>
+				items.map((item) => (item as HTMLElement).innerText.trim().split('\n')[0]),
+			),
+		).toEqual(['name', 'code']);
+		await saveDoc('template-variables.png');
 		await page.keyboard.press('Escape');
 	});
 
@@ -271,27 +314,102 @@ const openWorkflowId = () => /\/workflow\/([^/?#]+)/.exec(page.url())![1];
 
 /** Addresses of the bounce example's lookup table, one per firing: a repeat of an event is no new event. */
 const bouncing = ['ann@bounce.test', 'bob@bounce.test'];
+/** The SMS example's phones (the demo's SMS holds them Sent until the outbox marks them), one per firing. */
+const undelivered = ['380671234570', '380671234580'];
+let emailsSent = 0;
 
-/** Makes the example's trigger fire, the way its sticky note says. */
-async function fire(file: string, workflow: Workflow) {
-	if (file === 'bounce-cleanup-trigger.json') {
-		await control('POST', '/email/bounces', {
-			bounces: [{ email_to: bouncing.shift(), subject: 'Again' }],
-		});
-	} else if (file === 'sms-not-delivered-email-fallback.json') {
-		const response = await fetch(`${sandbox.url}/sms/send`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${sandbox.account.apiKey}`,
-				'Content-Type': 'application/json',
+/** An email through the service's API, as running the demo's Template email example sends one: a subject of its own. */
+async function sendEmail(to: string): Promise<string> {
+	const subject = `First-hour email ${++emailsSent}`;
+	const response = await fetch(`${sandbox.url}/smtp/emails`, {
+		method: 'POST',
+		headers: {
+			Authorization: `Bearer ${sandbox.account.apiKey}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify({
+			email: {
+				subject,
+				from: { name: 'Sandbox Team', email: 'sender@sandbox.test' },
+				to: [{ email: to }],
+				html: Buffer.from(
+					'<p>Hello <a href="https://shop.example/orders/1">your order</a></p>',
+				).toString('base64'),
 			},
-			body: JSON.stringify({
-				sender: 'Sandbox',
-				phones: ['380671234570'],
-				body: 'Your order has shipped.',
-			}),
-		});
-		if (!response.ok) throw new Error(await response.text());
+		}),
+	});
+	if (!response.ok) throw new Error(await response.text());
+	return subject;
+}
+
+/**
+ * Presses a button of the sandbox's outbox page, in a tab of its own as a person keeps it beside the editor (its
+ * address as `npm start` prints it); the page's note, which says what the button did.
+ */
+async function pressInOutbox(
+	target: (outbox: Page) => ReturnType<Page['locator']>,
+	button: string,
+) {
+	const outbox = await browser.newPage();
+	try {
+		await outbox.goto(`${sandbox.url}/__sandbox/outbox.html`);
+		await target(outbox).getByRole('button', { name: button, exact: true }).first().click();
+		await outbox.waitForFunction(() => (document.getElementById('note')?.textContent ?? '') !== '');
+		return (await outbox.locator('#note').textContent()) ?? '';
+	} finally {
+		await outbox.close();
+	}
+}
+
+const emailSection = (subject: string) => (outbox: Page) =>
+	outbox.locator('section', { hasText: subject });
+
+/**
+ * Waits until each of `triggers` active polling triggers of one kind has made a scheduled poll since `since` (ms): the
+ * first takes what the service shows as it is (n8n keeps nothing of the poll it makes on publishing), so an event
+ * made before it is never new. A poll is a burst of reads under `path` (a second or more apart from another); two
+ * triggers polling in the same second count once, and the wait goes on to their next poll.
+ */
+async function waitForPolls(path: string, since: number, triggers: number) {
+	const deadline = Date.now() + 190_000;
+	const polls = () => {
+		const times = sandbox.log
+			.all()
+			.filter((entry) => entry.path.startsWith(path) && entry.receivedAt > since + PUBLISH_POLL_MS)
+			.map((entry) => entry.receivedAt);
+		return times.filter((time, index) => index === 0 || time - times[index - 1] > 1_000).length;
+	};
+	while (polls() < triggers) {
+		if (Date.now() > deadline)
+			throw new Error(`No scheduled poll of ${path} within 190 s of publishing`);
+		await page.waitForTimeout(1_000);
+	}
+	// The rest of the poll (a campaign's details, the next page).
+	await page.waitForTimeout(3_000);
+}
+/** n8n's poll on publishing is over once the workflow shows as published; a read just after is not a scheduled poll. */
+const PUBLISH_POLL_MS = 1_000;
+
+/**
+ * Makes the example's trigger fire the way its sticky note says: the event made with the outbox page's button.
+ * `publishedAt`: when it showed as published; `triggers`: the copies of this example active by then.
+ */
+async function fire(file: string, workflow: Workflow, publishedAt: number, triggers: number) {
+	if (file === 'bounce-cleanup-trigger.json') {
+		await waitForPolls('/smtp/bounces/day', publishedAt, triggers);
+		const address = bouncing.shift()!;
+		const subject = await sendEmail(address);
+		expect(await pressInOutbox(emailSection(subject), 'Bounce')).toMatch(
+			new RegExp(`^${address.replace('.', '\\.')} bounced \\(550 User unknown\\)`),
+		);
+	} else if (file === 'sms-not-delivered-email-fallback.json') {
+		await waitForPolls('/sms/campaigns/list', publishedAt, triggers);
+		const phone = undelivered.shift()!;
+		const note = await pressInOutbox(
+			(outbox) => outbox.locator('li', { hasText: phone }),
+			'Not delivered',
+		);
+		expect(note).toMatch(new RegExp(` to ${phone}: Not delivered$`));
 	} else if (file === 'email-events-webhook.json') {
 		// The Production URL the trigger's panel shows, as a user copies it into the service.
 		const trigger = workflow.nodes.find((node) => node.type.endsWith('messagingEmailTrigger'))!;
@@ -312,19 +430,15 @@ async function fire(file: string, workflow: Workflow) {
 			expect.arrayContaining([expect.stringMatching(/\/email-events$/)]),
 		);
 		await page.getByTestId('ndv-close-button').click();
-		const answer = await fetch(shown![0], {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify([
-				{
-					event: 'opened',
-					email: 'ann@example.com',
-					timestamp: Math.floor(Date.now() / 1000),
-					message_id: 'm-1',
-				},
-			]),
+		// Pasted into the service's webhook settings (the sandbox's), with the kinds the sticky note ticks.
+		await control('POST', '/email/webhooks', {
+			url: shown![0],
+			events: ['opened', 'clicked', 'spam_by_user'],
 		});
-		expect(answer.status).toBe(200);
+		const subject = await sendEmail('ann@example.com');
+		expect(await pressInOutbox(emailSection(subject), 'Open')).toMatch(
+			/^Opened by ann@example\.com; posted to the webhook handler/,
+		);
 	}
 }
 
@@ -344,8 +458,9 @@ describe('the trigger examples, the way users get them', () => {
 			await page.waitForURL(/\/workflow\/(?!new)/);
 			const workflowId = openWorkflowId();
 			await publishFromEditor(workflowId);
+			const published = Date.now();
 			await page.screenshot({ path: join(SHOTS, `first-hour-published-${file}.png`) });
-			await fire(file, workflow);
+			await fire(file, workflow, published, 1);
 			const runs = await waitForExecution(workflowId, 150_000);
 			expect(runs.map((run) => run.status)).toContain('success');
 		},
@@ -361,7 +476,8 @@ describe('the trigger examples, the way users get them', () => {
 			await page.getByTestId('canvas-node').first().waitFor();
 			const before = (await executions(workflow.id)).length;
 			await publishFromEditor(workflow.id);
-			await fire(file, workflow);
+			// The file-imported copy of the example is still active: two triggers poll.
+			await fire(file, workflow, Date.now(), 2);
 			const deadline = Date.now() + 150_000;
 			let runs = await executions(workflow.id);
 			while (runs.length <= before && Date.now() < deadline) {

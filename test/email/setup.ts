@@ -19,6 +19,8 @@ export interface EmailTestContext {
 			timezone?: string;
 			/** The credential's Account Time Zone (absent: the field unset, read as UTC). */
 			accountTimeZone?: string;
+			/** Messaging Email's version (default 1). */
+			typeVersion?: number;
 		},
 	): Promise<RunNodeResult>;
 	/** Service calls the sandbox received (token exchange excluded), as method/path/query/body. */
@@ -64,6 +66,7 @@ export function useEmailSandbox(): EmailTestContext {
 				items,
 				continueOnFail: options.continueOnFail,
 				timezone: options.timezone,
+				typeVersion: options.typeVersion,
 			}),
 		calls: () =>
 			sandbox.log

@@ -48,6 +48,8 @@ export interface RunNodeOptions {
 	workflowId?: string;
 	/** n8n's own addresses for this run (instanceBaseUrl, webhookWaitingBaseUrl, …), over the defaults. */
 	urls?: Record<string, string>;
+	/** The node's version (default 1). */
+	typeVersion?: number;
 }
 
 export type ExpressionEngine = 'vm' | 'legacy';
@@ -278,7 +280,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 				id: options.nodeId ?? 'subject',
 				name: 'Node',
 				type: nodeTypeName,
-				typeVersion: 1,
+				typeVersion: options.typeVersion ?? 1,
 				position: [200, 0],
 				parameters: options.parameters,
 				credentials: { messagingServiceApi: { id: '1', name: 'Sandbox' } },

@@ -61,17 +61,30 @@ export function checkMessageSize(
 	}
 }
 
-/** Send's attachment options: binary properties of the item (optionally renamed) and attachments given as text. */
-export const attachmentOptions: INodeProperties[] = [
-	{
-		displayName: 'Binary Attachments',
-		name: 'binaryAttachments',
-		type: 'string',
-		default: '',
-		placeholder: 'data, invoice',
-		description: 'Names of the binary properties of the input item to attach, comma-separated',
-	},
-];
+/**
+ * The node version from which Send shows its attachments in one place: Binary Attachments beside Binary File Names
+ * and Text Attachments (parameter `binaryAttachments`), no longer under Options (`options.binaryAttachments`, which
+ * version 1 keeps: n8n stores parameters by path, so moving it within version 1 would drop saved values).
+ */
+export const ATTACHMENTS_IN_ONE_PLACE = 1.1;
+
+const binaryAttachmentsField: INodeProperties = {
+	displayName: 'Binary Attachments',
+	name: 'binaryAttachments',
+	type: 'string',
+	default: '',
+	placeholder: 'data, invoice',
+	description: 'Names of the binary properties of the input item to attach, comma-separated',
+};
+
+/** Version 1's Options entry: Binary Attachments. */
+export const attachmentOptions: INodeProperties[] = [binaryAttachmentsField];
+
+/** From version 1.1: Binary Attachments as a field of Send, first of the attachment fields. */
+export const binaryAttachmentsTopLevel: INodeProperties = {
+	...binaryAttachmentsField,
+	displayOptions: { show: { '@version': [{ _cnd: { gte: ATTACHMENTS_IN_ONE_PLACE } }] } },
+};
 
 /**
  * Binary File Names and Text Attachments: lists of rows, so top-level fields of Send, not Options. n8n's editor
@@ -87,7 +100,7 @@ export const attachmentListFields: INodeProperties[] = [
 		placeholder: 'Add File Name',
 		default: {},
 		description:
-			'File names to use for the binary properties in Options → Binary Attachments instead of the ones stored with the binary data',
+			'File names to use for the binary properties listed in Binary Attachments instead of the ones stored with the binary data',
 		options: [
 			{
 				displayName: 'File Name',
@@ -158,9 +171,9 @@ export interface PlannedBinary {
 function planBinaryAttachments(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	options: IDataObject,
+	binaryAttachments: unknown,
 ): PlannedBinary[] {
-	const properties = String(options.binaryAttachments ?? '')
+	const properties = String(binaryAttachments ?? '')
 		.split(',')
 		.map((name) => name.trim())
 		.filter((name) => name !== '');
@@ -262,7 +275,8 @@ export async function loadBinaryAttachments(
 export function readAttachments(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	options: IDataObject,
+	/** Binary Attachments as given: the property names, comma-separated. */
+	binaryAttachments: unknown,
 	contentBytes: number,
 ): {
 	textAttachments: Record<string, string>;
@@ -289,8 +303,8 @@ export function readAttachments(
 			);
 		textAttachments[fileName] = String(row.content ?? '');
 	}
-	const binaryAttachments = planBinaryAttachments(context, itemIndex, options);
-	if (binaryAttachments.some(({ fileName }) => textAttachments[fileName] !== undefined)) {
+	const planned = planBinaryAttachments(context, itemIndex, binaryAttachments);
+	if (planned.some(({ fileName }) => textAttachments[fileName] !== undefined)) {
 		throw invalidInput(
 			context,
 			itemIndex,
@@ -305,7 +319,7 @@ export function readAttachments(
 	}));
 	checkMessageSize(context, itemIndex, contentBytes, [
 		...textSizes,
-		...binaryAttachments.map(({ fileName, bytes }) => ({
+		...planned.map(({ fileName, bytes }) => ({
 			parameter: 'Binary Attachments',
 			fileName,
 			encodedBytes: base64Length(bytes ?? 0),
@@ -313,11 +327,8 @@ export function readAttachments(
 	]);
 	return {
 		textAttachments,
-		binaryAttachments,
+		binaryAttachments: planned,
 		otherBytes: textSizes.reduce((sum, text) => sum + text.encodedBytes, contentBytes),
-		attachmentNames: [
-			...Object.keys(textAttachments),
-			...binaryAttachments.map(({ fileName }) => fileName),
-		],
+		attachmentNames: [...Object.keys(textAttachments), ...planned.map(({ fileName }) => fileName)],
 	};
 }

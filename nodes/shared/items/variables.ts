@@ -31,6 +31,8 @@ export interface VariablesFieldsOptions {
 	label: string;
 	/** The Type column (named `type`), where the service types variables. */
 	typeField?: INodeProperties;
+	/** Changes to the Name column (still named `name`), e.g. names offered from a list (Email's template variables). */
+	nameField?: Partial<INodeProperties>;
 	/** What the JSON takes, with an example. */
 	jsonDescription: string;
 	/** Conditions every field shows under besides the input choice (Email: Content is Template). */
@@ -38,7 +40,7 @@ export interface VariablesFieldsOptions {
 }
 
 export function variablesFields(options: VariablesFieldsOptions): INodeProperties[] {
-	const { label, typeField, jsonDescription } = options;
+	const { label, typeField, nameField, jsonDescription } = options;
 	const displayOptions = (input?: VariablesInput) => {
 		const show = { ...options.show, ...(input ? { variablesInput: [input] } : {}) };
 		return Object.keys(show).length ? { displayOptions: { show } } : {};
@@ -72,7 +74,7 @@ export function variablesFields(options: VariablesFieldsOptions): INodePropertie
 					displayName: 'Variable',
 					name: 'variable',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{ displayName: 'Name', name: 'name', type: 'string', default: '', ...nameField },
 						...(typeField ? [typeField] : []),
 						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 					],

@@ -20,8 +20,10 @@ import {
 } from '../../helpers/message';
 import { senderCheck, type SenderCheck } from '../../helpers/senders';
 import {
+	ATTACHMENTS_IN_ONE_PLACE,
 	attachmentListFields,
 	attachmentOptions,
+	binaryAttachmentsTopLevel,
 	checkContentSize,
 	loadBinaryAttachments,
 	readAttachments,
@@ -37,6 +39,7 @@ import {
 	variablesFields,
 	type VariableEntry,
 } from '../../../shared/items/variables';
+import { templateVariableNames } from '../../helpers/templates';
 
 const recipientPairs = (
 	name: string,
@@ -190,17 +193,43 @@ const properties: INodeProperties[] = [
 	...variablesFields({
 		label: 'Template Variables',
 		show: { content: ['template'] },
+		// The chosen template's names to pick from; any other name can still be typed as an expression. Arbitrary
+		// values allowed, so a name saved before (or absent from the template) is kept, not flagged.
+		nameField: {
+			displayName: 'Name',
+			type: 'options',
+			allowArbitraryValues: true,
+			typeOptions: {
+				loadOptionsMethod: 'getTemplateVariables',
+				loadOptionsDependsOn: ['templateId.value'],
+			},
+			description:
+				'A variable of the chosen template (its {{name}} placeholders). Choose from the list, or type another name as an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
 		jsonDescription:
 			'An object mapping each variable name to its value, e.g. {"name": "Ann", "code": 1234}, or a list of {name, value}',
 	}),
+	binaryAttachmentsTopLevel,
 	...attachmentListFields,
+	// Two declarations of Options, one per node version (n8n shows the one whose version matches): version 1 keeps
+	// Binary Attachments here, where its saved workflows have it; from 1.1 it sits with the other attachment fields.
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
+		displayOptions: { show: { '@version': [1] } },
 		options: [...attachmentOptions, sendOnceOption],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { '@version': [{ _cnd: { gte: ATTACHMENTS_IN_ONE_PLACE } }] } },
+		options: [sendOnceOption],
 	},
 ];
 
@@ -248,6 +277,8 @@ async function prepare(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	checkSender: SenderCheck,
+	/** Node version 1.1 or later: Binary Attachments is a field of Send, not an option. */
+	attachmentsInOnePlace: boolean,
 ): Promise<PreparedEmail> {
 	const from = readFrom(context, itemIndex);
 	const mode =
@@ -289,7 +320,9 @@ async function prepare(
 	const { textAttachments, binaryAttachments, attachmentNames, otherBytes } = readAttachments(
 		context,
 		itemIndex,
-		options,
+		attachmentsInOnePlace
+			? readParameter(context, 'binaryAttachments', itemIndex, '')
+			: options.binaryAttachments,
 		contentBytes,
 	);
 	await checkSender(itemIndex, from.email);
@@ -313,16 +346,67 @@ async function prepare(
 	return { email, summary, binaryAttachments, otherBytes };
 }
 
+/** The variable names each item gave, by template ID. */
+type TemplateUses = Map<string, Array<{ itemIndex: number; given: Set<string> }>>;
+
+const itemList = (indexes: number[]) =>
+	indexes.length === 1 ? `item ${indexes[0]}` : `items ${indexes.join(', ')}`;
+
+/**
+ * A run warning naming each variable a template uses that an item did not give (the service sends the email all
+ * the same). One GET /template/{id} per distinct template of the run, after the sends, so a send never waits for
+ * it; a template the service does not give (an error, no body) is not checked, and the run is not failed for it.
+ */
+async function warnOfMissingVariables(
+	context: IExecuteFunctions,
+	client: MessagingClient,
+	uses: TemplateUses,
+): Promise<void> {
+	for (const [id, items] of uses) {
+		let names: string[] | undefined;
+		try {
+			names = await templateVariableNames(client, id);
+		} catch {
+			names = undefined;
+		}
+		if (!names) continue;
+		const missing = names
+			.map((name) => ({
+				name,
+				items: items.filter(({ given }) => !given.has(name)).map(({ itemIndex }) => itemIndex),
+			}))
+			.filter((entry) => entry.items.length > 0);
+		if (!missing.length) continue;
+		context.addExecutionHints({
+			message: `Template ${id} uses variables that Template Variables did not give: ${missing
+				.map((entry) => `{{${entry.name}}} (${itemList(entry.items)})`)
+				.join(', ')}. Add them, or recipients get the template without these values.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	client: MessagingClient,
 ): Promise<INodeExecutionData[]> {
 	const checkSender = senderCheck(this, client);
 	const once = sendOnceGate(this);
-	return await runPerItem(this, client, {
+	const templateUses: TemplateUses = new Map();
+	const attachmentsInOnePlace = this.getNode().typeVersion >= ATTACHMENTS_IN_ONE_PLACE;
+	const output = await runPerItem(this, client, {
 		prepare: async (itemIndex) => {
-			const prepared = await prepare(this, itemIndex, checkSender);
+			const prepared = await prepare(this, itemIndex, checkSender, attachmentsInOnePlace);
 			once?.readKey(itemIndex, () => [prepared.email, prepared.summary.attachments ?? []]);
+			const template = prepared.email.template as IDataObject | undefined;
+			if (template) {
+				const id = String(template.id);
+				const given = new Set(Object.keys(template.variables as IDataObject));
+				const uses = templateUses.get(id) ?? [];
+				uses.push({ itemIndex, given });
+				templateUses.set(id, uses);
+			}
 			return prepared;
 		},
 		gate: once,
@@ -352,4 +436,6 @@ export async function execute(
 			} as IDataObject;
 		},
 	});
+	await warnOfMissingVariables(this, client, templateUses);
+	return output;
 }
