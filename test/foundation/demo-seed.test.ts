@@ -133,8 +133,9 @@ test('the examples as npm start imports them: the sandbox address in the sticky 
 	const outboxNotes = notes.filter((note) =>
 		note.includes('http://127.0.0.1:9911/__sandbox/outbox.html'),
 	);
-	// Both approvals, the PDF, the send-once example and the three trigger examples send you there.
-	expect(outboxNotes).toHaveLength(7);
+	// The three approvals (by email, by SMS, with reminder and escalation), the PDF, the send-once example and the
+	// three trigger examples send you there.
+	expect(outboxNotes).toHaveLength(8);
 	for (const button of ['**Bounce**', '**Open**', '**Not delivered**'])
 		expect(outboxNotes.some((note) => note.includes(button))).toBe(true);
 	// Without a sandbox (the live service) the notes are left as written.
