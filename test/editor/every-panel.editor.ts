@@ -10,6 +10,7 @@ import { chromium, selectors, type BrowserContext, type Page } from 'playwright-
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { N8nInstance, ROOT } from '../../scripts/n8n/instance';
 import { loadExamples } from '../e2e/helpers';
+import { CHROMIUM_ARGS } from './chromium';
 import { allPanels, CREDENTIAL_ID, CREDENTIAL_NAME, startsEmpty, type Panel } from './panels';
 
 /**
@@ -27,16 +28,6 @@ const SECRETS = {
 };
 const OWNER = { email: 'owner@sandbox.test', password: 'Sandbox-n8n-1' };
 const SCREENSHOTS = join(ROOT, 'build', 'editor-screenshots');
-const BROWSER_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 
 /**
  * Panels also saved cropped to the parameters column, fresh as a user first sees them, for the README
@@ -279,7 +270,7 @@ async function launchBrowser() {
 	browser = await chromium.launchPersistentContext(profile, {
 		executablePath: '/usr/bin/chromium',
 		headless: true,
-		args: BROWSER_ARGS,
+		args: CHROMIUM_ARGS,
 		viewport: { width: 1440, height: 900 },
 	});
 	page = browser.pages()[0] ?? (await browser.newPage());
