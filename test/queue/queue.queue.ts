@@ -213,7 +213,10 @@ beforeAll(async () => {
 				),
 				sendRowsWorkflow(TOKEN_WORKFLOW, 1, TOKEN_CREDENTIAL),
 				sendRowsWorkflow(TOKEN_EXPIRY_WORKFLOW, 1, TOKEN_CREDENTIAL),
-				...(rateWorkflows({ id: CREDENTIAL_ID, name: CREDENTIAL_NAME }) as Workflow[]),
+				...(rateWorkflows(
+					{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+					RATE_CHECK.testRows,
+				) as Workflow[]),
 				bulkSmsWorkflow(),
 				triggerWorkflow(),
 				webhookWorkflow(),
@@ -442,10 +445,10 @@ describe('2b. an expired token', () => {
 describe('3. the rate limit across processes', () => {
 	// Nothing failed or sent twice while the pacers (one per execution, no shared memory) converge through the
 	// service's rate-limit answers. The share of the limit they reach (issue 11's goal: >= 90%; 94-98% alone) is a
-	// speed figure: the same run is the bench's queue row (bench/scenarios/s8-queue.ts), where it is measured and
-	// reported. Asserted here it failed beside CI's editor suite (87%: workers short of CPU ask less often). The
-	// figure is still printed with the suite's figures.
-	it(`three executions of ${RATE_CHECK.rows} emails at once over both workers at 10 requests/s: 0 failed, 0 duplicates, never above the limit`, async () => {
+	// speed figure: the same run at 3 x 300 is the bench's queue row (bench/scenarios/s8-queue.ts), where it is
+	// measured and reported. Asserted here it failed beside CI's editor suite (87%: workers short of CPU ask less
+	// often). Here 3 x 100 (about 31 s instead of 94); the figure is still printed with the suite's figures.
+	it(`three executions of ${RATE_CHECK.testRows} emails at once over both workers at 10 requests/s: 0 failed, 0 duplicates, never above the limit`, async () => {
 		await resetSandbox(world.sandbox);
 		world.relay.clear();
 		const { executions, figures: rate } = await runRateCheck(
@@ -456,6 +459,7 @@ describe('3. the rate limit across processes', () => {
 					emailStateOf(world.sandbox).emails.map((email) => String(email.recipient)),
 			},
 			{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+			RATE_CHECK.testRows,
 		);
 		figures['3. rate limit'] = {
 			workers: rate.workers,
@@ -481,9 +485,9 @@ describe('3. the rate limit across processes', () => {
 		expect(new Set(rate.workers)).toEqual(new Set([1, 2]));
 		expect(
 			executions.map((execution) => outputOf(asRun(execution).run, RATE_CHECK.sendNode).length),
-		).toEqual([RATE_CHECK.rows, RATE_CHECK.rows, RATE_CHECK.rows]);
+		).toEqual([RATE_CHECK.testRows, RATE_CHECK.testRows, RATE_CHECK.testRows]);
 		expect(rate.failedItems).toBe(0);
-		expect(rate.emailsAccepted).toBe(3 * RATE_CHECK.rows);
+		expect(rate.emailsAccepted).toBe(3 * RATE_CHECK.testRows);
 		expect(rate.duplicates).toBe(0);
 		expect(rate.acceptedPerSecond).toBeLessThanOrEqual(RATE_CHECK.limit);
 	});
