@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /// <reference lib="dom" />
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
+import { selectors, type Page } from 'playwright-core';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { N8nInstance, ROOT } from '../../scripts/n8n/instance';
+import { launchChromium, type HeadlessChromium } from './chromium';
 
 /**
  * The AI Agent's human review step in n8n's editor: n8n builds `messagingEmailHitlTool` / `messagingSmsHitlTool`
@@ -29,9 +29,8 @@ const REVIEW = 'Approve by Email';
 
 let sandbox: Sandbox;
 let n8n: N8nInstance;
-let browser: BrowserContext;
+let chromium: HeadlessChromium | undefined;
 let page: Page;
-let profile: string;
 const consoleErrors: string[] = [];
 
 const credentials = { messagingServiceApi: CREDENTIAL };
@@ -114,20 +113,8 @@ beforeAll(async () => {
 	await n8n.start({ owner: OWNER });
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id');
-	profile = mkdtempSync(join(tmpdir(), 'editor-chromium-'));
-	browser = await chromium.launchPersistentContext(profile, {
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: [
-			'--headless',
-			'--no-sandbox',
-			'--disable-gpu',
-			'--no-first-run',
-			'--disable-background-networking',
-		],
-		viewport: { width: 1440, height: 900 },
-	});
-	page = browser.pages()[0] ?? (await browser.newPage());
+	chromium = await launchChromium({ width: 1440, height: 900 });
+	page = chromium.page;
 	page.setDefaultTimeout(30_000);
 	page.setDefaultNavigationTimeout(90_000);
 	page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
@@ -140,8 +127,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	await browser?.close();
-	if (profile) rmSync(profile, { recursive: true, force: true });
+	await chromium?.close();
 	await n8n?.dispose();
 	await sandbox?.close();
 });
