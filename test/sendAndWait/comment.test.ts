@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
-import { pageServer } from './setup';
+import { usePageServers } from './setup';
 
 /** A comment with the answer (Approval Options → Comment), over real HTTP. */
 
@@ -14,19 +14,14 @@ const base: INodeParameters = {
 	message: 'Refund?',
 };
 
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
+const servePage = usePageServers();
 async function serve(comment: string, type = 'messagingEmail') {
-	const server = await pageServer(new MessagingEmail(), type, {
+	const server = await servePage(new MessagingEmail(), type, {
 		...base,
 		approvalOptions: { values: { approvalType: 'double', comment } },
 	});
-	servers.push(server);
 	return server.request;
 }
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
 
 const Q = '?approved=true&signature=x';
 const respondedAt = expect.any(String);

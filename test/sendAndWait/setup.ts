@@ -49,8 +49,27 @@ export function hrefs(html: string): string[] {
 
 let pageExecutions = 0;
 
+/** A resume webhook served over real HTTP, and how to request its page. */
+export type PageServer = Awaited<ReturnType<typeof pageServer>>;
+
+/**
+ * For a test file: `servePage(...)` serves the node's resume webhook (pageServer's arguments); every server it
+ * opened is closed after the file's tests.
+ */
+export function usePageServers(): typeof pageServer {
+	const servers: PageServer[] = [];
+	afterAll(
+		async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
+	);
+	return async (...args) => {
+		const server = await pageServer(...args);
+		servers.push(server);
+		return server;
+	};
+}
+
 /** Serves the node's resume webhook over real HTTP with the given parameters (n8n's signature check is n8n's). */
-export async function pageServer(
+async function pageServer(
 	nodeType: INodeType,
 	nodeTypeName: string,
 	parameters: INodeParameters,

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
-import { pageServer } from './setup';
+import { usePageServers } from './setup';
 
 /**
  * Answers are read as strictly as the page shows them (over real HTTP): crafted POSTs with dates that do not exist,
@@ -34,19 +34,14 @@ const form: INodeParameters = {
 	},
 };
 
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
+const servePage = usePageServers();
 async function serve(parameters: INodeParameters) {
-	const server = await pageServer(new MessagingEmail(), 'messagingEmail', {
+	const server = await servePage(new MessagingEmail(), 'messagingEmail', {
 		...base,
 		...parameters,
 	});
-	servers.push(server);
 	return server.request;
 }
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
 
 const NUMBER_PROBLEM =
 	'Amount: give a number in plain decimal notation, such as 1250 or 1250.50 (no exponent, no hex, no decimal comma)';
