@@ -1,23 +1,12 @@
-import type { INodeParameters } from 'n8n-workflow';
-
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
-import { usePageServers } from './setup';
+import { REFUND_EMAIL, usePageServers } from './setup';
 
 /** A comment with the answer (Approval Options → Comment), over real HTTP. */
-
-const base: INodeParameters = {
-	resource: 'email',
-	operation: 'sendAndWait',
-	fromEmail: 'sender@sandbox.test',
-	to: 'ann@example.com',
-	subject: 'Refund',
-	message: 'Refund?',
-};
 
 const servePage = usePageServers();
 async function serve(comment: string, type = 'messagingEmail') {
 	const server = await servePage(new MessagingEmail(), type, {
-		...base,
+		...REFUND_EMAIL,
 		approvalOptions: { values: { approvalType: 'double', comment } },
 	});
 	return server.request;

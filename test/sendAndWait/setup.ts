@@ -8,6 +8,16 @@ import type { INodeParameters, INodeType } from 'n8n-workflow';
 import { WebhookHarness } from '../harness/webhook-harness';
 import type { RunNodeResult } from '../harness/run-node';
 
+/** Email → Send and Wait for Response at its smallest: the sandbox's sender asks Ann "Refund?" (approval, default). */
+export const REFUND_EMAIL: INodeParameters = {
+	resource: 'email',
+	operation: 'sendAndWait',
+	fromEmail: 'sender@sandbox.test',
+	to: 'ann@example.com',
+	subject: 'Refund',
+	message: 'Refund?',
+};
+
 /** The resume URL n8n-core signs for the test run's node (HMAC-SHA256 of path and query, n8n's secret). */
 export function signedUrl(executionId: string, query: Record<string, string> = {}): string {
 	const url = new URL(`http://127.0.0.1:5678/webhook-waiting//${executionId}/subject`);

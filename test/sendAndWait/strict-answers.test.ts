@@ -1,22 +1,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
-import { usePageServers } from './setup';
+import { REFUND_EMAIL, usePageServers } from './setup';
 
 /**
  * Answers are read as strictly as the page shows them (over real HTTP): crafted POSTs with dates that do not exist,
  * numbers in notations a person does not type, or megabytes of text get the page again with what to fix (400) and
  * leave the execution waiting.
  */
-
-const base: INodeParameters = {
-	resource: 'email',
-	operation: 'sendAndWait',
-	fromEmail: 'sender@sandbox.test',
-	to: 'ann@example.com',
-	subject: 'Refund',
-	message: 'Refund?',
-};
 
 const form: INodeParameters = {
 	responseType: 'customForm',
@@ -37,7 +28,7 @@ const form: INodeParameters = {
 const servePage = usePageServers();
 async function serve(parameters: INodeParameters) {
 	const server = await servePage(new MessagingEmail(), 'messagingEmail', {
-		...base,
+		...REFUND_EMAIL,
 		...parameters,
 	});
 	return server.request;
