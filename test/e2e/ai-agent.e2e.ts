@@ -16,6 +16,16 @@ import {
 	type ApiExecution,
 	type Workflow,
 } from './helpers';
+import {
+	executionIdOf,
+	executionOf,
+	finishedExecution,
+	lastItemsOf,
+	outboxKey,
+	outboxOf,
+	postToWebhook,
+	requestPage,
+} from './send-and-wait-helpers';
 
 /**
  * An AI Agent gated by a person, end to end in a running n8n 2.40.7: Webhook → AI Agent, whose tool (Messaging SMS →
@@ -254,54 +264,29 @@ function workflow(gate: Gate): Workflow {
 
 // ---------- driving it ----------
 
-const outbox = async () =>
-	(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()) as OutboxMessage[];
-const key = (message: OutboxMessage) => `${message.kind} ${message.id}`;
 const smsToCustomer = async () =>
-	(await outbox()).filter((message) => message.kind === 'sms' && message.phones.includes(CUSTOMER));
-
-async function execution(id: string): Promise<ApiExecution> {
-	return (await n8n.api('GET', `/executions/${id}?includeData=true`)) as ApiExecution;
-}
-
-async function finished(id: string): Promise<ApiExecution> {
-	return await waitFor(
-		`execution ${id} to finish`,
-		async () => {
-			const run = await execution(id);
-			return run.finished || run.status === 'error' ? run : undefined;
-		},
-		90_000,
-		500,
+	(await outboxOf(sandbox.url)).filter(
+		(message) => message.kind === 'sms' && message.phones.includes(CUSTOMER),
 	);
-}
 
-const agentOutput = (run: ApiExecution) =>
-	(run.data?.resultData.runData['AI Agent']?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
+const agentOutput = (run: ApiExecution) => lastItemsOf(run, 'AI Agent');
 
 /** Starts the gated agent and waits for the review message; the execution then waits for a person. */
 async function askAgent(gate: Gate) {
-	const before = new Set((await outbox()).map(key));
+	const before = new Set((await outboxOf(sandbox.url)).map(outboxKey));
 	const requestsBefore = model.requests.length;
-	await waitFor(
+	await postToWebhook(
+		n8n,
+		paths[gate],
+		{ request: `Tell +${CUSTOMER} that the refund is approved.` },
 		`the webhook of the ${gate} gate`,
-		async () => {
-			const response = await fetch(`${n8n.baseUrl}/webhook/${paths[gate]}`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ request: `Tell +${CUSTOMER} that the refund is approved.` }),
-			});
-			if (response.status === 404) return undefined;
-			expect(response.status).toBe(200);
-			return true;
-		},
-		60_000,
-		500,
 	);
 	const review = await waitFor(
 		`the ${gate} review message`,
 		async () => {
-			const fresh = (await outbox()).filter((message) => !before.has(key(message)));
+			const fresh = (await outboxOf(sandbox.url)).filter(
+				(message) => !before.has(outboxKey(message)),
+			);
 			if (fresh.some((message) => message.kind === 'sms' && message.phones.includes(CUSTOMER)))
 				throw new Error('the gated SMS went out before anybody answered');
 			return fresh.find((message) => message.links.length > 0);
@@ -309,19 +294,19 @@ async function askAgent(gate: Gate) {
 		60_000,
 		250,
 	);
-	const executionId = new URL(review.links[0]).pathname.split('/')[2];
-	expect((await execution(executionId)).status).toBe('waiting');
+	const executionId = executionIdOf(review.links[0]);
+	expect((await executionOf(n8n, executionId)).status).toBe('waiting');
 	expect(model.requests.length - requestsBefore).toBe(1);
 	return { review, executionId, requestsBefore };
 }
 
 async function press(link: string, approved: boolean, comment?: string) {
-	const response = await fetch(link, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-		body: `approved=${approved}${comment === undefined ? '' : `&comment=${encodeURIComponent(comment)}`}`,
-	});
-	expect(response.status).toBe(200);
+	const answer = await requestPage(
+		link,
+		'POST',
+		`approved=${approved}${comment === undefined ? '' : `&comment=${encodeURIComponent(comment)}`}`,
+	);
+	expect(answer.status).toBe(200);
 }
 
 /** The link a person presses: the email has one per choice; the SMS one link to a page with both. */
@@ -367,7 +352,7 @@ afterAll(async () => {
 			}
 			expect(await smsToCustomer()).toHaveLength(smsBefore);
 			await press(linkFor(review, true), true);
-			const run = await finished(executionId);
+			const run = await finishedExecution(n8n, executionId);
 			expect(run.status).toBe('success');
 			const sent = (await smsToCustomer()).slice(0, -smsBefore || undefined);
 			expect(sent.map((message) => message.kind === 'sms' && message.body)).toEqual([SMS_TEXT]);
@@ -386,7 +371,7 @@ afterAll(async () => {
 			const smsBefore = (await smsToCustomer()).length;
 			const { review, executionId, requestsBefore } = await askAgent(gate);
 			await press(linkFor(review, false), false, 'Check the amount with finance first');
-			const run = await finished(executionId);
+			const run = await finishedExecution(n8n, executionId);
 			expect(run.status).toBe('success');
 			expect((await smsToCustomer()).length).toBe(smsBefore);
 			expect(model.requests.length - requestsBefore).toBe(2);

@@ -16,6 +16,17 @@ import {
 	type ApiExecution,
 	type Workflow,
 } from './helpers';
+import {
+	executionIdOf,
+	executionOf,
+	finishedExecution,
+	lastItemsOf,
+	outboxKey,
+	outboxOf,
+	postToWebhook,
+	requestPage,
+	untilWaiting,
+} from './send-and-wait-helpers';
 import { sharedN8n } from './shared-n8n';
 import { launchChromium } from '../editor/chromium';
 
@@ -251,11 +262,6 @@ function escalationWorkflow(): Workflow {
 	};
 }
 
-const outbox = async () =>
-	(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()) as OutboxMessage[];
-
-const messageKey = (message: OutboxMessage) => `${message.kind} ${message.id}`;
-
 /**
  * Starts a case's workflow and waits for its message(s) in the sandbox (one per recipient); returns the first
  * message, its links, every message and the execution id.
@@ -266,27 +272,12 @@ async function start(
 	body: Record<string, unknown> = { amount: 120, order: 1042 },
 ) {
 	// The message is the one new in the outbox, whatever its place (the outbox's times have whole seconds).
-	const before = new Set((await outbox()).map(messageKey));
-	// n8n answers REST before it has registered every published workflow's webhook: 404 until then.
-	await waitFor(
-		`the webhook of ${key}`,
-		async () => {
-			const response = await fetch(`${n8n.baseUrl}/webhook/${paths[key]}`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(body),
-			});
-			if (response.status === 404) return undefined;
-			expect(response.status).toBe(200);
-			return true;
-		},
-		60_000,
-		500,
-	);
+	const before = new Set((await outboxOf(sandbox.url)).map(outboxKey));
+	await postToWebhook(n8n, paths[key], body, `the webhook of ${key}`);
 	const messages = await waitFor(
 		`the messages of ${key}`,
 		async () => {
-			const fresh = (await outbox()).filter((entry) => !before.has(messageKey(entry)));
+			const fresh = (await outboxOf(sandbox.url)).filter((entry) => !before.has(outboxKey(entry)));
 			if (fresh.length > count)
 				throw new Error(`${key} sent ${fresh.length} messages, not ${count}`);
 			return fresh.length === count ? fresh.reverse() : undefined;
@@ -295,59 +286,27 @@ async function start(
 		250,
 	);
 	const [message] = messages;
-	const executionId = new URL(message.links[0]).pathname.split('/')[2];
+	const executionId = executionIdOf(message.links[0]);
 	// The node sends before n8n has saved the execution as waiting; until then its pages answer 409 ("running
 	// already"), which a loaded machine showed.
-	await waitFor(
-		`the execution of ${key} to wait`,
-		async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
-		30_000,
-		250,
-	);
+	await untilWaiting(n8n, executionId, `the execution of ${key} to wait`);
 	return { message, messages, links: message.links, executionId };
 }
 
-async function execution(id: string): Promise<ApiExecution> {
-	return (await n8n.api('GET', `/executions/${id}?includeData=true`)) as ApiExecution;
-}
-
-const askOutput = (run: ApiExecution) =>
-	(run.data?.resultData.runData[ASK]?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
-
-async function finished(id: string): Promise<ApiExecution> {
-	return await waitFor(
-		`execution ${id} to finish`,
-		async () => {
-			const run = await execution(id);
-			return run.finished || run.status === 'error' ? run : undefined;
-		},
-		90_000,
-		500,
-	);
-}
-
-async function page(url: string, method: 'GET' | 'HEAD' | 'POST' = 'GET', form?: string) {
-	const response = await fetch(url, {
-		method,
-		redirect: 'manual',
-		headers: form === undefined ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' },
-		body: form,
-	});
-	return { status: response.status, text: await response.text(), headers: response.headers };
-}
+const askOutput = (run: ApiExecution) => lastItemsOf(run, ASK);
 
 /** Every link: GET 5 times and HEAD once, each answered with the page; the execution still waits. */
 async function scan(links: string[], executionId: string, expectOnPage: string) {
 	for (const link of links) {
 		for (let n = 0; n < 5; n++) {
-			const answer = await page(link);
+			const answer = await requestPage(link);
 			expect([answer.status, answer.text.includes(expectOnPage)]).toEqual([200, true]);
 			expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
 		}
-		const head = await page(link, 'HEAD');
+		const head = await requestPage(link, 'HEAD');
 		expect([head.status, head.text]).toEqual([200, '']);
 	}
-	const run = await execution(executionId);
+	const run = await executionOf(n8n, executionId);
 	expect([run.status, run.finished]).toEqual(['waiting', false]);
 }
 
@@ -362,7 +321,7 @@ const describeOn2 = onN8n2 ? describe : describe.skip;
  * execution: the waiting run holds it.
  */
 async function expectLoopbackWarning(executionId: string, link: string) {
-	const run = await execution(executionId);
+	const run = await executionOf(n8n, executionId);
 	expect(new URL(link).host).toBe(new URL(n8n.baseUrl).host);
 	const [sending] = (run.data?.resultData.runData[ASK] ?? []) as Array<{ hints?: unknown }>;
 	// (An SMS of 2 parts adds its own warning after this one.)
@@ -452,14 +411,9 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		const started = Date.now();
 		const { links, executionId } = await start('timeout');
 		// The message can reach the outbox before n8n has stored the execution as waiting.
-		await waitFor(
-			'the timeout case to wait',
-			async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
-			30_000,
-			250,
-		);
+		await untilWaiting(n8n, executionId, 'the timeout case to wait');
 		// While it waits, the page evaluates the message against the stored input: still the Webhook's item.
-		expect((await page(links[0])).text).toContain('Refund 120 EUR for order 1042?');
+		expect((await requestPage(links[0])).text).toContain('Refund 120 EUR for order 1042?');
 		timeoutCase = { executionId, startedAt: started };
 	});
 
@@ -467,7 +421,7 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		'the reminder/escalation example (E2E_SLOW=1): no answer → a reminder; none again → the director, whose Approve finishes it',
 		async () => {
 			const started = Date.now();
-			const before = new Set((await outbox()).map(messageKey));
+			const before = new Set((await outboxOf(sandbox.url)).map(outboxKey));
 			const response = await fetch(`${n8n.baseUrl}/webhook/${ESCALATION_PATH}`, {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },
@@ -475,9 +429,9 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 			});
 			expect(response.status).toBe(200);
 			const emails = async () =>
-				(await outbox()).filter(
+				(await outboxOf(sandbox.url)).filter(
 					(entry): entry is Extract<OutboxMessage, { kind: 'email' }> =>
-						!before.has(messageKey(entry)) && entry.kind === 'email',
+						!before.has(outboxKey(entry)) && entry.kind === 'email',
 				);
 			const director = await waitFor(
 				'the email to the director',
@@ -490,20 +444,13 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 				[['manager@example.com'], 'Reminder: refund for order 1042: 1200 EUR'],
 				[['director@example.com'], 'Escalated: Refund for order 1042: 1200 EUR'],
 			]);
-			const executionId = new URL(director.links[0]).pathname.split('/')[2];
-			await waitFor(
-				'the director wait',
-				async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
-				30_000,
-				250,
-			);
-			await page(director.links[0], 'POST', 'approved=true');
-			const run = await finished(executionId);
+			const executionId = executionIdOf(director.links[0]);
+			await untilWaiting(n8n, executionId, 'the director wait');
+			await requestPage(director.links[0], 'POST', 'approved=true');
+			const run = await finishedExecution(n8n, executionId);
 			timings['escalation example: start to finished'] = Date.now() - started;
 			expect(run.status).toBe('success');
-			const outputOf = (node: string) =>
-				(run.data?.resultData.runData[node]?.at(-1)?.data?.main[0] ?? []).map((item) => item.json);
-			expect(outputOf('Refund Approved')).toEqual([
+			expect(lastItemsOf(run, 'Refund Approved')).toEqual([
 				{ order: 1042, refund: 'approved', decidedBy: 'director@example.com' },
 			]);
 			expect(run.data?.resultData.runData['Refund Not Approved']).toBeUndefined();
@@ -525,7 +472,7 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		const signature = url.searchParams.get('signature')!;
 		url.searchParams.set('signature', (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1));
 		for (const method of ['GET', 'POST'] as const) {
-			const tampered = await page(
+			const tampered = await requestPage(
 				url.toString(),
 				method,
 				method === 'POST' ? 'approved=true' : undefined,
@@ -533,26 +480,26 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 			expect([tampered.status, tampered.text.includes('Invalid Form Link')]).toEqual([401, true]);
 		}
 		url.searchParams.delete('signature');
-		expect((await page(url.toString(), 'POST', 'approved=true')).status).toBe(401);
+		expect((await requestPage(url.toString(), 'POST', 'approved=true')).status).toBe(401);
 		const changed = new URL(links[1]);
 		changed.searchParams.set('approved', 'true'); // the decline link turned into an approve link
-		expect((await page(changed.toString())).status).toBe(401);
-		expect((await execution(executionId)).status).toBe('waiting');
+		expect((await requestPage(changed.toString())).status).toBe(401);
+		expect((await executionOf(n8n, executionId)).status).toBe('waiting');
 
 		const started = Date.now();
-		const answer = await page(links[0], 'POST', 'approved=true');
+		const answer = await requestPage(links[0], 'POST', 'approved=true');
 		expect([answer.status, answer.text.includes('Your answer was received')]).toEqual([200, true]);
-		const run = await finished(executionId);
+		const run = await finishedExecution(n8n, executionId);
 		timings['approve: POST to finished'] = Date.now() - started;
 		expect(run.status).toBe('success');
 		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt }, responder: ann }]);
 
 		for (const link of links) {
-			const again = await page(link, 'POST', 'approved=false');
+			const again = await requestPage(link, 'POST', 'approved=false');
 			expect([again.status, again.text.includes('No action required')]).toEqual([200, true]);
-			expect((await page(link)).text).toContain('No action required');
+			expect((await requestPage(link)).text).toContain('No action required');
 		}
-		expect(askOutput(await execution(executionId))).toEqual([
+		expect(askOutput(await executionOf(n8n, executionId))).toEqual([
 			{ data: { approved: true, respondedAt }, responder: ann },
 		]);
 	});
@@ -572,46 +519,41 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 			'bob@example.com',
 			'bob@example.com',
 		]);
-		await page(bobLinks[1], 'POST', 'approved=false');
-		const run = await finished(executionId);
+		await requestPage(bobLinks[1], 'POST', 'approved=false');
+		const run = await finishedExecution(n8n, executionId);
 		expect(askOutput(run)).toEqual([
 			{ data: { approved: false, respondedAt }, responder: { email: 'bob@example.com' } },
 		]);
-		const late = await page(annLinks[0], 'POST', 'approved=true');
+		const late = await requestPage(annLinks[0], 'POST', 'approved=true');
 		expect([late.status, late.text.includes('No action required')]).toEqual([200, true]);
-		expect(askOutput(await execution(executionId))).toEqual([
+		expect(askOutput(await executionOf(n8n, executionId))).toEqual([
 			{ data: { approved: false, respondedAt }, responder: { email: 'bob@example.com' } },
 		]);
 	});
 
 	test('asked again in one execution: the second email has links of its own; the first one\'s link shows "No action required"', async () => {
 		const { links: round1, executionId } = await start('loop');
-		const before = new Set((await outbox()).map(messageKey));
-		await page(round1[1], 'POST', 'approved=false');
+		const before = new Set((await outboxOf(sandbox.url)).map(outboxKey));
+		await requestPage(round1[1], 'POST', 'approved=false');
 		const second = await waitFor(
 			'the second email of the loop',
-			async () => (await outbox()).find((entry) => !before.has(messageKey(entry))),
+			async () => (await outboxOf(sandbox.url)).find((entry) => !before.has(outboxKey(entry))),
 			60_000,
 			250,
 		);
 		const round2 = second.links;
 		expect(new URL(round2[0]).pathname).toBe(new URL(round1[0]).pathname);
 		expect(round2[0]).not.toBe(round1[0]);
-		await waitFor(
-			'the second wait',
-			async () => ((await execution(executionId)).status === 'waiting' ? true : undefined),
-			30_000,
-			250,
-		);
-		const stale = await page(round1[0], 'POST', 'approved=true');
+		await untilWaiting(n8n, executionId, 'the second wait');
+		const stale = await requestPage(round1[0], 'POST', 'approved=true');
 		expect([stale.status, stale.text.includes('No action required')]).toEqual([200, true]);
-		expect((await execution(executionId)).status).toBe('waiting');
-		const answered = await page(round2[0], 'POST', 'approved=true');
+		expect((await executionOf(n8n, executionId)).status).toBe('waiting');
+		const answered = await requestPage(round2[0], 'POST', 'approved=true');
 		expect(answered.status).toBe(200);
 		const run = await waitFor(
 			'the second answer in the run data',
 			async () => {
-				const current = await execution(executionId);
+				const current = await executionOf(n8n, executionId);
 				// Answer 1, answer 2, and the third wait's placeholder (n8n replaces it when that wait ends).
 				const runs = current.data?.resultData.runData[ASK] ?? [];
 				return runs.length >= 3 && current.status === 'waiting' ? runs : undefined;
@@ -628,12 +570,12 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 	test('review and edit: the page shows the values pre-filled from the workflow; Approve gives the edited values', async () => {
 		const { links, executionId } = await start('review');
 		await scan(links, executionId, 'value="Refund 1042"');
-		expect((await page(links[0])).text).toContain('value="120"');
-		const refused = await page(links[0], 'POST', 'field-0=x&field-1=0x10&approved=true');
+		expect((await requestPage(links[0])).text).toContain('value="120"');
+		const refused = await requestPage(links[0], 'POST', 'field-0=x&field-1=0x10&approved=true');
 		expect(refused.status).toBe(400);
-		expect((await execution(executionId)).status).toBe('waiting');
-		await page(links[0], 'POST', 'field-0=Refund+1042+(partial)&field-1=100&approved=true');
-		const run = await finished(executionId);
+		expect((await executionOf(n8n, executionId)).status).toBe('waiting');
+		await requestPage(links[0], 'POST', 'field-0=Refund+1042+(partial)&field-1=100&approved=true');
+		const run = await finishedExecution(n8n, executionId);
 		expect(askOutput(run)).toEqual([
 			{
 				data: {
@@ -655,7 +597,7 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		const { links, executionId } = await start('browser', 1, { subject, draft, amount: 120 });
 		expect(links).toHaveLength(1);
 		// The page as sent: every value escaped in the markup.
-		const html = (await page(links[0])).text;
+		const html = (await requestPage(links[0])).text;
 		expect(html).toContain(
 			'value="Refund &quot;1042&quot; &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"',
 		);
@@ -673,7 +615,7 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 			expect(await chromium.page.locator('#f1').inputValue()).toBe(draft);
 			expect(await chromium.page.locator('#f2').inputValue()).toBe('120');
 			expect(await chromium.page.locator('script').count()).toBe(0);
-			expect((await execution(executionId)).status).toBe('waiting');
+			expect((await executionOf(n8n, executionId)).status).toBe('waiting');
 			await chromium.page.locator('#f2').fill('95.5');
 			await chromium.page.getByRole('button', { name: 'Approve' }).click();
 			await chromium.page.getByText('Your answer was received').waitFor();
@@ -681,7 +623,7 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		} finally {
 			await chromium.close();
 		}
-		const run = await finished(executionId);
+		const run = await finishedExecution(n8n, executionId);
 		timings['review in Chromium: start to finished'] = Date.now() - started;
 		expect(askOutput(run)).toEqual([
 			{
@@ -694,9 +636,9 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 	test('approval: Decline finishes with {approved: false}', async () => {
 		const { links, executionId } = await start('decline');
 		await scan(links, executionId, 'Refuse');
-		const answer = await page(links[1], 'POST', 'approved=false');
+		const answer = await requestPage(links[1], 'POST', 'approved=false');
 		expect(answer.status).toBe(200);
-		const run = await finished(executionId);
+		const run = await finishedExecution(n8n, executionId);
 		expect(askOutput(run)).toEqual([{ data: { approved: false, respondedAt }, responder: ann }]);
 	});
 
@@ -704,11 +646,11 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		const { links, executionId } = await start('freeText');
 		expect(links).toHaveLength(1);
 		await scan(links, executionId, '<textarea');
-		const refused = await page(links[0], 'POST', 'field-0=');
+		const refused = await requestPage(links[0], 'POST', 'field-0=');
 		expect(refused.status).toBe(400);
-		expect((await execution(executionId)).status).toBe('waiting');
-		await page(links[0], 'POST', 'field-0=' + encodeURIComponent('Yes, <b>half</b> only'));
-		const run = await finished(executionId);
+		expect((await executionOf(n8n, executionId)).status).toBe('waiting');
+		await requestPage(links[0], 'POST', 'field-0=' + encodeURIComponent('Yes, <b>half</b> only'));
+		const run = await finishedExecution(n8n, executionId);
 		expect(askOutput(run)).toEqual([
 			{ data: { text: 'Yes, <b>half</b> only', respondedAt }, responder: ann },
 		]);
@@ -717,10 +659,10 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 	test('custom form: the form page; the fields finish under their labels', async () => {
 		const { links, executionId } = await start('form');
 		await scan(links, executionId, 'name="field-2"');
-		const refused = await page(links[0], 'POST', 'field-1=Damaged');
+		const refused = await requestPage(links[0], 'POST', 'field-1=Damaged');
 		expect([refused.status, refused.text.includes('Amount: required')]).toEqual([400, true]);
-		await page(links[0], 'POST', 'field-0=99.5&field-1=Late&field-2=Photo&field-2=Receipt');
-		const run = await finished(executionId);
+		await requestPage(links[0], 'POST', 'field-0=99.5&field-1=Late&field-2=Photo&field-2=Receipt');
+		const run = await finishedExecution(n8n, executionId);
 		expect(askOutput(run)).toEqual([
 			{
 				data: { Amount: 99.5, Reason: 'Late', Checks: ['Photo', 'Receipt'], respondedAt },
@@ -738,10 +680,12 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 		expect(message.phones).toEqual(['380986235698']);
 		await scan(links, executionId, 'value="false"');
 		await expectLoopbackWarning(executionId, links[0]);
-		await page(links[0], 'POST', 'approved=true');
-		const run = await finished(executionId);
+		await requestPage(links[0], 'POST', 'approved=true');
+		const run = await finishedExecution(n8n, executionId);
 		expect(askOutput(run)).toEqual([{ data: { approved: true, respondedAt } }]);
-		expect((await page(links[0], 'POST', 'approved=false')).text).toContain('No action required');
+		expect((await requestPage(links[0], 'POST', 'approved=false')).text).toContain(
+			'No action required',
+		);
 	});
 
 	test('SMS to two phones: an SMS each with a link of its own; the second phone answers first and is named; the first, too late, sees "No action required"', async () => {
@@ -757,26 +701,26 @@ describeOn2(`Send and Wait for Response in n8n ${DEFAULT_N8N_VERSION}`, () => {
 			`Refund?\n${first}`,
 			`Refund?\n${second}`,
 		]);
-		await page(second, 'POST', 'approved=true');
-		const run = await finished(executionId);
+		await requestPage(second, 'POST', 'approved=true');
+		const run = await finishedExecution(n8n, executionId);
 		expect(askOutput(run)).toEqual([
 			{ data: { approved: true, respondedAt }, responder: { phone: '380631234567' } },
 		]);
-		const late = await page(first, 'POST', 'approved=false');
+		const late = await requestPage(first, 'POST', 'approved=false');
 		expect([late.status, late.text.includes('No action required')]).toEqual([200, true]);
 	});
 
 	test('wait limit: resumed by n8n (it looks for due executions every minute) with {timedOut: true, approved: false}', async () => {
 		expect(timeoutCase).toBeDefined();
-		const run = await finished(timeoutCase!.executionId);
+		const run = await finishedExecution(n8n, timeoutCase!.executionId);
 		timings['timeout: start to finished'] = Date.now() - timeoutCase!.startedAt;
 		expect(run.status).toBe('success');
 		const [output] = askOutput(run);
 		expect(output.data).toEqual({ timedOut: true, approved: false });
 		expect(output.body).toEqual({ amount: 120, order: 1042 });
-		const [link] = (await outbox()).find(
+		const [link] = (await outboxOf(sandbox.url)).find(
 			(entry) => entry.kind === 'email' && entry.subject === 'e2e timeout',
 		)!.links;
-		expect((await page(link, 'POST', 'approved=true')).text).toContain('No action required');
+		expect((await requestPage(link, 'POST', 'approved=true')).text).toContain('No action required');
 	});
 });

@@ -17,13 +17,20 @@ export const CHROMIUM_ARGS = [
 	'--disable-sync',
 ];
 
+/** A started Chromium: its browser, its first page, and `close()`, which stops it and removes its profile. */
+export interface HeadlessChromium {
+	browser: BrowserContext;
+	page: Page;
+	close: () => Promise<void>;
+}
+
 /**
  * Headless Chromium (/usr/bin/chromium through playwright-core) with a profile of its own; `close()` stops it and
  * removes the profile.
  */
 export async function launchChromium(
 	viewport = { width: 1100, height: 900 },
-): Promise<{ browser: BrowserContext; page: Page; close: () => Promise<void> }> {
+): Promise<HeadlessChromium> {
 	const profile = mkdtempSync(join(tmpdir(), 'chromium-'));
 	const browser = await chromium.launchPersistentContext(profile, {
 		executablePath: '/usr/bin/chromium',

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/require-node-api-error -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { N8nInstance, ROOT } from '../../scripts/n8n/instance';
+import { N8nInstance } from '../../scripts/n8n/instance';
 import { loadExamples } from '../e2e/helpers';
 import { CHROMIUM_ARGS } from './chromium';
+import { EDITOR_OWNER, EDITOR_SECRETS, SCREENSHOTS, signIn } from './n8n-editor';
 import { allPanels, CREDENTIAL_ID, CREDENTIAL_NAME, startsEmpty, type Panel } from './panels';
 
 /**
@@ -21,13 +22,6 @@ import { allPanels, CREDENTIAL_ID, CREDENTIAL_NAME, startsEmpty, type Panel } fr
  * credential's test in its dialog, with the right secret and a wrong one. One screenshot per panel goes to
  * build/editor-screenshots/.
  */
-const SECRETS = {
-	clientId: 'editor-client-id',
-	clientSecret: 'editor-client-secret-0123456789abcdef',
-	apiKey: 'sp_apikey_editor0123456789abcdef0123456',
-};
-const OWNER = { email: 'owner@sandbox.test', password: 'Sandbox-n8n-1' };
-const SCREENSHOTS = join(ROOT, 'build', 'editor-screenshots');
 
 /**
  * Panels also saved cropped to the parameters column, fresh as a user first sees them, for the README
@@ -52,7 +46,7 @@ const started = Date.now();
 /** What the sandbox holds, read through its API: what each dropdown must show. */
 async function serviceList(path: string): Promise<unknown> {
 	const response = await fetch(`${sandbox.url}${path}`, {
-		headers: { Authorization: `Bearer ${SECRETS.apiKey}` },
+		headers: { Authorization: `Bearer ${EDITOR_SECRETS.apiKey}` },
 	});
 	return await response.json();
 }
@@ -219,12 +213,15 @@ async function locatorEntries(name: string): Promise<string[]> {
 beforeAll(async () => {
 	const tarball = process.env.E2E_TARBALL;
 	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.editor.config.js');
-	sandbox = await startSandbox({ credentials: SECRETS });
+	sandbox = await startSandbox({ credentials: EDITOR_SECRETS });
 	// Two campaigns, so the Campaign list has something to show in order.
 	for (const body of ['First campaign', 'Second campaign']) {
 		const response = await fetch(`${sandbox.url}/sms/send`, {
 			method: 'POST',
-			headers: { Authorization: `Bearer ${SECRETS.apiKey}`, 'Content-Type': 'application/json' },
+			headers: {
+				Authorization: `Bearer ${EDITOR_SECRETS.apiKey}`,
+				'Content-Type': 'application/json',
+			},
 			body: JSON.stringify({ sender: 'Sandbox', phones: ['380986235698'], body }),
 		});
 		if (!response.ok) throw new Error(`Seeding a campaign failed: ${await response.text()}`);
@@ -250,13 +247,13 @@ beforeAll(async () => {
 			data: {
 				baseUrl: sandbox.url,
 				authType: 'clientCredentials',
-				clientId: SECRETS.clientId,
-				clientSecret: SECRETS.clientSecret,
+				clientId: EDITOR_SECRETS.clientId,
+				clientSecret: EDITOR_SECRETS.clientSecret,
 			},
 		},
 	]);
 	await n8n.importWorkflows(loadExamples().map(({ workflow }) => workflow));
-	await n8n.start({ owner: OWNER });
+	await n8n.start({ owner: EDITOR_OWNER });
 	rmSync(SCREENSHOTS, { recursive: true, force: true });
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id');
@@ -275,14 +272,6 @@ async function launchBrowser() {
 	});
 	page = browser.pages()[0] ?? (await browser.newPage());
 	watch(page);
-}
-
-async function signIn() {
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
-	await page.getByTestId('password').locator('input').fill(OWNER.password);
-	await page.getByTestId('form-submit-button').click();
-	await page.waitForURL(/\/home\//);
 }
 
 /** Timeouts and the listeners every page of the suite gets. */
@@ -366,7 +355,7 @@ async function openPanel(panel: Panel) {
 		// Not awaited: a stuck browser may never answer; playwright kills it when the suite's process ends.
 		void browser.close().catch(() => undefined);
 		await launchBrowser();
-		await signIn();
+		await signIn(page, n8n.baseUrl);
 		await freshEditor();
 		await addNode(panel);
 	}
@@ -404,7 +393,7 @@ afterAll(async () => {
 });
 
 it('logs in through the sign-in form and opens a new workflow', async () => {
-	await signIn();
+	await signIn(page, n8n.baseUrl);
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
 	await page.getByTestId('canvas-wrapper').waitFor();
 	consoleErrors = [];
@@ -533,7 +522,7 @@ describe('the credential dialog', () => {
 		).toContainEqual(['POST', '/oauth/access_token', 401]);
 		await page.screenshot({ path: join(SCREENSHOTS, 'Credential-test-failed.png') });
 
-		await saveWithSecret(SECRETS.clientSecret);
+		await saveWithSecret(EDITOR_SECRETS.clientSecret);
 		await page.getByTestId('credentials-config-container-test-success').waitFor();
 		expect(consoleErrors).toEqual([]);
 	});

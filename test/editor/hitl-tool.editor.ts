@@ -1,13 +1,14 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /// <reference lib="dom" />
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
+import { selectors, type Page } from 'playwright-core';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { N8nInstance, ROOT } from '../../scripts/n8n/instance';
+import { launchChromium, type HeadlessChromium } from './chromium';
+import { EDITOR_OWNER, EDITOR_SECRETS, SCREENSHOTS, signIn } from './n8n-editor';
 
 /**
  * The AI Agent's human review step in n8n's editor: n8n builds `messagingEmailHitlTool` / `messagingSmsHitlTool`
@@ -16,22 +17,14 @@ import { N8nInstance, ROOT } from '../../scripts/n8n/instance';
  * review panel shows n8n's Message field and the node's own fields, resource and operation hidden.
  * Screenshots: build/editor-screenshots/hitl-*.png, copied to docs/send-and-wait-ai-agent*.png.
  */
-const SECRETS = {
-	clientId: 'editor-client-id',
-	clientSecret: 'editor-client-secret-0123456789abcdef',
-	apiKey: 'sp_apikey_editor0123456789abcdef0123456',
-};
-const OWNER = { email: 'owner@sandbox.test', password: 'Sandbox-n8n-1' };
-const SCREENSHOTS = join(ROOT, 'build', 'editor-screenshots');
 const CREDENTIAL = { id: 'editorHitlCred01', name: 'Messaging Sandbox' };
 const WORKFLOW_ID = 'editorHitlAgent1';
 const REVIEW = 'Approve by Email';
 
 let sandbox: Sandbox;
 let n8n: N8nInstance;
-let browser: BrowserContext;
+let chromium: HeadlessChromium | undefined;
 let page: Page;
-let profile: string;
 const consoleErrors: string[] = [];
 
 const credentials = { messagingServiceApi: CREDENTIAL };
@@ -101,47 +94,30 @@ const workflow = {
 beforeAll(async () => {
 	const tarball = process.env.E2E_TARBALL;
 	if (!tarball) throw new Error('E2E_TARBALL is not set: run through jest.editor.config.js');
-	sandbox = await startSandbox({ credentials: SECRETS });
+	sandbox = await startSandbox({ credentials: EDITOR_SECRETS });
 	n8n = await N8nInstance.create({ tarball });
 	await n8n.importCredentials([
 		{
 			...CREDENTIAL,
 			type: 'messagingServiceApi',
-			data: { baseUrl: sandbox.url, authType: 'apiKey', apiKey: SECRETS.apiKey },
+			data: { baseUrl: sandbox.url, authType: 'apiKey', apiKey: EDITOR_SECRETS.apiKey },
 		},
 	]);
 	await n8n.importWorkflows([workflow]);
-	await n8n.start({ owner: OWNER });
+	await n8n.start({ owner: EDITOR_OWNER });
 	mkdirSync(SCREENSHOTS, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id');
-	profile = mkdtempSync(join(tmpdir(), 'editor-chromium-'));
-	browser = await chromium.launchPersistentContext(profile, {
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: [
-			'--headless',
-			'--no-sandbox',
-			'--disable-gpu',
-			'--no-first-run',
-			'--disable-background-networking',
-		],
-		viewport: { width: 1440, height: 900 },
-	});
-	page = browser.pages()[0] ?? (await browser.newPage());
+	chromium = await launchChromium({ width: 1440, height: 900 });
+	page = chromium.page;
 	page.setDefaultTimeout(30_000);
 	page.setDefaultNavigationTimeout(90_000);
 	page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
 	page.on('dialog', (dialog) => void dialog.accept());
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
-	await page.getByTestId('password').locator('input').fill(OWNER.password);
-	await page.getByTestId('form-submit-button').click();
-	await page.waitForURL(/\/home\//);
+	await signIn(page, n8n.baseUrl);
 });
 
 afterAll(async () => {
-	await browser?.close();
-	if (profile) rmSync(profile, { recursive: true, force: true });
+	await chromium?.close();
 	await n8n?.dispose();
 	await sandbox?.close();
 });

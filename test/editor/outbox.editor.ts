@@ -1,14 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { ROOT } from '../../scripts/n8n/instance';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { launchChromium, type HeadlessChromium } from './chromium';
 
 /**
  * The sandbox's outbox page in Chromium, as a person uses it in the demo: its buttons (a script sends the control
@@ -18,9 +17,8 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 let sandbox: Sandbox;
 let receiver: Server;
 const received: Array<Record<string, unknown>> = [];
-let browser: BrowserContext;
+let chromium: HeadlessChromium | undefined;
 let page: Page;
-let profile: string;
 
 const api = async (path: string, body: object) => {
 	const response = await fetch(`${sandbox.url}${path}`, {
@@ -54,20 +52,13 @@ beforeAll(async () => {
 			events: ['opened', 'clicked', 'spam_by_user'],
 		}),
 	});
-	profile = mkdtempSync(join(tmpdir(), 'editor-outbox-'));
-	browser = await chromium.launchPersistentContext(profile, {
-		executablePath: '/usr/bin/chromium',
-		headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-		viewport: { width: 1100, height: 900 },
-	});
-	page = browser.pages()[0] ?? (await browser.newPage());
+	chromium = await launchChromium({ width: 1100, height: 900 });
+	page = chromium.page;
 	page.setDefaultTimeout(30_000);
 });
 
 afterAll(async () => {
-	await browser?.close();
-	rmSync(profile, { recursive: true, force: true });
+	await chromium?.close();
 	await new Promise((resolve) => receiver.close(resolve));
 	await sandbox.close();
 });

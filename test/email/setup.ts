@@ -2,7 +2,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
-import { jsonOf, runNode, type InputItem, type RunNodeResult } from '../harness/run-node';
+import {
+	jsonOf,
+	runOnSandbox,
+	type InputItem,
+	type RunNodeResult,
+	type SandboxRunOptions,
+} from '../harness/run-node';
 import { startSandbox, type Sandbox } from '../../sandbox/core/server';
 import { emailArea, emailStateOf } from '../../sandbox/email';
 
@@ -13,15 +19,7 @@ export interface EmailTestContext {
 	run(
 		parameters: INodeParameters,
 		items?: InputItem[],
-		options?: {
-			continueOnFail?: boolean;
-			/** The workflow's zone (n8n's setting; default UTC). */
-			timezone?: string;
-			/** The credential's Account Time Zone (absent: the field unset, read as UTC). */
-			accountTimeZone?: string;
-			/** Messaging Email's version (default 1). */
-			typeVersion?: number;
-		},
+		options?: SandboxRunOptions,
 	): Promise<RunNodeResult>;
 	/** Service calls the sandbox received (token exchange excluded), as method/path/query/body. */
 	calls(): Array<{ method: string; path: string; rawQuery: string; body: unknown }>;
@@ -55,19 +53,8 @@ export function useEmailSandbox(): EmailTestContext {
 		get sandbox() {
 			return sandbox;
 		},
-		run: async (parameters, items, options = {}) =>
-			await runNode({
-				node,
-				credentials:
-					options.accountTimeZone === undefined
-						? store
-						: new CredentialStore({ ...store.get(), timeZone: options.accountTimeZone }),
-				parameters: { requestOptions: { requestsPerSecond: 0 }, ...parameters },
-				items,
-				continueOnFail: options.continueOnFail,
-				timezone: options.timezone,
-				typeVersion: options.typeVersion,
-			}),
+		run: async (parameters, items, options) =>
+			await runOnSandbox(node, store, parameters, items, options),
 		calls: () =>
 			sandbox.log
 				.apiCalls()

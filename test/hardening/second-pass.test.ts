@@ -13,6 +13,7 @@ import { emailArea, emailStateOf } from '../../sandbox/email';
 import { smsArea } from '../../sandbox/sms';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { runNode, type InputItem, type RunNodeResult } from '../harness/run-node';
+import { sendParameters } from '../harness/send-parameters';
 
 const email = new MessagingEmail();
 const sms = new MessagingSms();
@@ -32,24 +33,11 @@ beforeEach(() => {
 	emailStateOf(sandbox).reset();
 });
 
-const SEND: INodeParameters = {
-	resource: 'email',
-	operation: 'send',
-	fromEmail: 'sender@sandbox.test',
-	fromName: 'Sandbox Sender',
-	to: 'Ann <ann@example.com>',
-	subject: 'Hello',
-	content: 'htmlAndText',
-	html: '<p>Hello</p>',
-	text: 'Hello',
-	requestOptions: { requestsPerSecond: 0 },
-};
-
 async function sendEmail(parameters: INodeParameters, items?: InputItem[]): Promise<RunNodeResult> {
 	return await runNode({
 		node: email,
 		credentials: store,
-		parameters: { ...SEND, ...parameters },
+		parameters: sendParameters({ requestOptions: { requestsPerSecond: 0 }, ...parameters }),
 		items,
 	});
 }

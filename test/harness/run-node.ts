@@ -340,6 +340,47 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	};
 }
 
+/** How a test file's node run against its sandbox may differ from the default one. */
+export interface SandboxRunOptions {
+	continueOnFail?: boolean;
+	/** The workflow's zone (n8n's setting; default UTC). */
+	timezone?: string;
+	/** The credential's Account Time Zone (absent: the field unset, read as UTC). */
+	accountTimeZone?: string;
+	/** The node's version (default 1). */
+	typeVersion?: number;
+	/** The node's and the workflow's ids (n8n's deduplication store keeps keys per node id or workflow id). */
+	nodeId?: string;
+	workflowId?: string;
+}
+
+/**
+ * Runs `node` against a test sandbox with the credential in `store` (its Account Time Zone set when the options
+ * give one) and the node's own pacing off (Requests per Second 0), so a test waits for no pacer.
+ */
+export async function runOnSandbox(
+	node: INodeType,
+	store: CredentialStore,
+	parameters: INodeParameters,
+	items?: InputItem[],
+	options: SandboxRunOptions = {},
+): Promise<RunNodeResult> {
+	return await runNode({
+		node,
+		credentials:
+			options.accountTimeZone === undefined
+				? store
+				: new CredentialStore({ ...store.get(), timeZone: options.accountTimeZone }),
+		parameters: { requestOptions: { requestsPerSecond: 0 }, ...parameters },
+		items,
+		continueOnFail: options.continueOnFail,
+		timezone: options.timezone,
+		typeVersion: options.typeVersion,
+		nodeId: options.nodeId,
+		workflowId: options.workflowId,
+	});
+}
+
 /** The JSON of each output item, for exact comparisons. */
 export function jsonOf(result: RunNodeResult): IDataObject[] {
 	return result.items.map((item) => item.json);

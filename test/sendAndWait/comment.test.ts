@@ -1,32 +1,16 @@
-import type { INodeParameters } from 'n8n-workflow';
-
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
-import { pageServer } from './setup';
+import { REFUND_EMAIL, usePageServers } from './setup';
 
 /** A comment with the answer (Approval Options → Comment), over real HTTP. */
 
-const base: INodeParameters = {
-	resource: 'email',
-	operation: 'sendAndWait',
-	fromEmail: 'sender@sandbox.test',
-	to: 'ann@example.com',
-	subject: 'Refund',
-	message: 'Refund?',
-};
-
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
+const servePage = usePageServers();
 async function serve(comment: string, type = 'messagingEmail') {
-	const server = await pageServer(new MessagingEmail(), type, {
-		...base,
+	const server = await servePage(new MessagingEmail(), type, {
+		...REFUND_EMAIL,
 		approvalOptions: { values: { approvalType: 'double', comment } },
 	});
-	servers.push(server);
 	return server.request;
 }
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
 
 const Q = '?approved=true&signature=x';
 const respondedAt = expect.any(String);

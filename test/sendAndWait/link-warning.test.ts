@@ -5,6 +5,7 @@ import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { runNode, type RunNodeResult } from '../harness/run-node';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { REFUND_EMAIL } from './setup';
 
 /**
  * A link that cannot work is said before it is sent: the run gets a warning naming WEBHOOK_URL when the resume
@@ -20,14 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox.close());
 
-const email: INodeParameters = {
-	resource: 'email',
-	operation: 'sendAndWait',
-	fromEmail: 'sender@sandbox.test',
-	to: 'ann@example.com',
-	subject: 'Refund',
-	message: 'Refund?',
-};
 const sms: INodeParameters = {
 	resource: 'campaign',
 	operation: 'sendAndWait',
@@ -61,7 +54,7 @@ describe('the run warns when the answer link cannot work', () => {
 		['0.0.0.0', 'http://0.0.0.0:5678', '0.0.0.0:5678'],
 		['::1', 'http://[::1]:5678', '[::1]:5678'],
 	])('%s (email and SMS)', async (_name, waiting, host) => {
-		for (const parameters of [email, sms]) {
+		for (const parameters of [REFUND_EMAIL, sms]) {
 			const result = await run(parameters, 'https://n8n.example.com', waiting);
 			expect(result.run.status).toBe('waiting');
 			expect(linkHints(result)).toEqual([
@@ -71,7 +64,7 @@ describe('the run warns when the answer link cannot work', () => {
 	});
 
 	test('http: while n8n is served over https', async () => {
-		const result = await run(email, 'https://n8n.example.com', 'http://n8n.example.com');
+		const result = await run(REFUND_EMAIL, 'https://n8n.example.com', 'http://n8n.example.com');
 		expect(linkHints(result)).toEqual([
 			`The answer link uses http: (http://n8n.example.com) while n8n is served over https (https://n8n.example.com). ${SET}`,
 		]);
@@ -86,7 +79,7 @@ describe('the run warns when the answer link cannot work', () => {
 			'https://localhost.example.com',
 		],
 	])('no warning: %s', async (_name, instance, waiting) => {
-		const result = await run(email, instance, waiting);
+		const result = await run(REFUND_EMAIL, instance, waiting);
 		expect(result.run.status).toBe('waiting');
 		expect(linkHints(result)).toEqual([]);
 	});

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
-import { pageServer } from './setup';
+import { usePageServers, type PageServer } from './setup';
 
 const email = new MessagingEmail();
 const base: INodeParameters = {
@@ -14,21 +14,16 @@ const base: INodeParameters = {
 	message: 'Refund <script>alert(1)</script> & go?',
 };
 
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
+const servePage = usePageServers();
 async function serve(parameters: INodeParameters, node = email, type = 'messagingEmail') {
-	const server = await pageServer(node, type, { ...base, ...parameters });
-	servers.push(server);
+	const server = await servePage(node, type, { ...base, ...parameters });
 	return server.request;
 }
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
 
 const respondedAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 /** GET five times and HEAD once: the page each time, nothing resumed. */
-async function showsPageOnly(request: Server['request'], query: string) {
+async function showsPageOnly(request: PageServer['request'], query: string) {
 	const pages: string[] = [];
 	for (let n = 0; n < 5; n++) {
 		const answer = await request('GET', query);

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { useEmailSandbox } from '../email/setup';
-import { executionIdOf, hrefs, pageServer, signedUrl, waitOf } from './setup';
+import { executionIdOf, hrefs, signedUrl, usePageServers, waitOf } from './setup';
 import type { RunNodeResult } from '../harness/run-node';
 
 /**
@@ -35,23 +35,11 @@ function sentEmails() {
 		});
 }
 
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
-async function serverOf(result: RunNodeResult, overrides: INodeParameters = {}) {
-	const server = await pageServer(
-		new MessagingEmail(),
-		'messagingEmail',
-		parameters(overrides),
-		result,
-	);
-	servers.push(server);
-	return server;
-}
+const servePage = usePageServers();
+const serverOf = async (result: RunNodeResult, overrides: INodeParameters = {}) =>
+	await servePage(new MessagingEmail(), 'messagingEmail', parameters(overrides), result);
 const pageOf = async (result: RunNodeResult, overrides: INodeParameters = {}) =>
 	(await serverOf(result, overrides)).request;
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
 
 /** The query string of a link (what the page's form posts back to). */
 const queryOf = (url: string) => new URL(url).search;

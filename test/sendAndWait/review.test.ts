@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { useEmailSandbox } from '../email/setup';
-import { hrefs, pageServer, waitOf } from './setup';
+import { hrefs, usePageServers, waitOf } from './setup';
 
 /**
  * Review and Edit: fields pre-filled from the workflow, edited on the page, then approved (the edited values are
@@ -53,11 +53,7 @@ const draft = {
 	},
 };
 
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
+const servePage = usePageServers();
 
 async function sentAndServed(overrides: INodeParameters = {}) {
 	const result = await t.run(parameters(overrides), [{ json: draft }]);
@@ -70,13 +66,12 @@ async function sentAndServed(overrides: INodeParameters = {}) {
 	).toString('utf8');
 	const [link] = hrefs(html);
 	expect(new URL(link).searchParams.get('w')).toBe(waitOf(result));
-	const server = await pageServer(
+	const server = await servePage(
 		new MessagingEmail(),
 		'messagingEmail',
 		parameters(overrides),
 		result,
 	);
-	servers.push(server);
 	return { request: server.request, query: new URL(link).search };
 }
 

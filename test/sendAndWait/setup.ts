@@ -8,6 +8,16 @@ import type { INodeParameters, INodeType } from 'n8n-workflow';
 import { WebhookHarness } from '../harness/webhook-harness';
 import type { RunNodeResult } from '../harness/run-node';
 
+/** Email → Send and Wait for Response at its smallest: the sandbox's sender asks Ann "Refund?" (approval, default). */
+export const REFUND_EMAIL: INodeParameters = {
+	resource: 'email',
+	operation: 'sendAndWait',
+	fromEmail: 'sender@sandbox.test',
+	to: 'ann@example.com',
+	subject: 'Refund',
+	message: 'Refund?',
+};
+
 /** The resume URL n8n-core signs for the test run's node (HMAC-SHA256 of path and query, n8n's secret). */
 export function signedUrl(executionId: string, query: Record<string, string> = {}): string {
 	const url = new URL(`http://127.0.0.1:5678/webhook-waiting//${executionId}/subject`);
@@ -49,8 +59,27 @@ export function hrefs(html: string): string[] {
 
 let pageExecutions = 0;
 
+/** A resume webhook served over real HTTP, and how to request its page. */
+export type PageServer = Awaited<ReturnType<typeof pageServer>>;
+
+/**
+ * For a test file: `servePage(...)` serves the node's resume webhook (pageServer's arguments); every server it
+ * opened is closed after the file's tests.
+ */
+export function usePageServers(): typeof pageServer {
+	const servers: PageServer[] = [];
+	afterAll(
+		async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
+	);
+	return async (...args) => {
+		const server = await pageServer(...args);
+		servers.push(server);
+		return server;
+	};
+}
+
 /** Serves the node's resume webhook over real HTTP with the given parameters (n8n's signature check is n8n's). */
-export async function pageServer(
+async function pageServer(
 	nodeType: INodeType,
 	nodeTypeName: string,
 	parameters: INodeParameters,

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { useSmsSandbox } from '../sms/setup';
-import { executionIdOf, pageServer, signedUrl, waitOf } from './setup';
+import { executionIdOf, signedUrl, usePageServers, waitOf } from './setup';
 import type { RunNodeResult } from '../harness/run-node';
 
 /**
@@ -28,21 +28,11 @@ const sentSms = () =>
 		.filter((call) => call.method === 'POST')
 		.map(({ path, body }) => ({ path, body }));
 
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
+const servePage = usePageServers();
 async function pageOf(result: RunNodeResult, overrides: INodeParameters = {}) {
-	const server = await pageServer(
-		new MessagingSms(),
-		'messagingSms',
-		parameters(overrides),
-		result,
-	);
-	servers.push(server);
+	const server = await servePage(new MessagingSms(), 'messagingSms', parameters(overrides), result);
 	return server.request;
 }
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
 
 const queryOf = (url: string) => new URL(url).search;
 

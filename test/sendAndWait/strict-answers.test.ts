@@ -1,22 +1,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
-import { pageServer } from './setup';
+import { REFUND_EMAIL, usePageServers } from './setup';
 
 /**
  * Answers are read as strictly as the page shows them (over real HTTP): crafted POSTs with dates that do not exist,
  * numbers in notations a person does not type, or megabytes of text get the page again with what to fix (400) and
  * leave the execution waiting.
  */
-
-const base: INodeParameters = {
-	resource: 'email',
-	operation: 'sendAndWait',
-	fromEmail: 'sender@sandbox.test',
-	to: 'ann@example.com',
-	subject: 'Refund',
-	message: 'Refund?',
-};
 
 const form: INodeParameters = {
 	responseType: 'customForm',
@@ -34,19 +25,14 @@ const form: INodeParameters = {
 	},
 };
 
-type Server = Awaited<ReturnType<typeof pageServer>>;
-const servers: Server[] = [];
+const servePage = usePageServers();
 async function serve(parameters: INodeParameters) {
-	const server = await pageServer(new MessagingEmail(), 'messagingEmail', {
-		...base,
+	const server = await servePage(new MessagingEmail(), 'messagingEmail', {
+		...REFUND_EMAIL,
 		...parameters,
 	});
-	servers.push(server);
 	return server.request;
 }
-afterAll(
-	async () => await Promise.all(servers.map(async (server) => await server.harness.close())),
-);
 
 const NUMBER_PROBLEM =
 	'Amount: give a number in plain decimal notation, such as 1250 or 1250.50 (no exponent, no hex, no decimal comma)';

@@ -4,29 +4,26 @@ import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
 import { deduplicationStore } from '../harness/deduplication';
-import { runNode, type InputItem, type RunNodeResult } from '../harness/run-node';
+import {
+	runOnSandbox,
+	type InputItem,
+	type RunNodeResult,
+	type SandboxRunOptions,
+} from '../harness/run-node';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { emailStateOf } from '../../sandbox/email';
-
-export interface RunOptions {
-	continueOnFail?: boolean;
-	nodeId?: string;
-	workflowId?: string;
-	accountTimeZone?: string;
-	timezone?: string;
-}
 
 export interface SendOnceTest {
 	sandbox: Sandbox;
 	email(
 		parameters: INodeParameters,
 		items?: InputItem[],
-		options?: RunOptions,
+		options?: SandboxRunOptions,
 	): Promise<RunNodeResult>;
 	sms(
 		parameters: INodeParameters,
 		items?: InputItem[],
-		options?: RunOptions,
+		options?: SandboxRunOptions,
 	): Promise<RunNodeResult>;
 	/** Service calls the sandbox received (token exchange excluded): method, path and body. */
 	calls(): Array<{ method: string; path: string; body: unknown }>;
@@ -56,20 +53,8 @@ export function useSendOnceSandbox(): SendOnceTest {
 	});
 	const run =
 		(node: MessagingEmail | MessagingSms) =>
-		async (parameters: INodeParameters, items?: InputItem[], options: RunOptions = {}) =>
-			await runNode({
-				node,
-				credentials:
-					options.accountTimeZone === undefined
-						? store
-						: new CredentialStore({ ...store.get(), timeZone: options.accountTimeZone }),
-				parameters: { requestOptions: { requestsPerSecond: 0 }, ...parameters },
-				items,
-				continueOnFail: options.continueOnFail,
-				timezone: options.timezone,
-				nodeId: options.nodeId,
-				workflowId: options.workflowId,
-			});
+		async (parameters: INodeParameters, items?: InputItem[], options?: SandboxRunOptions) =>
+			await runOnSandbox(node, store, parameters, items, options);
 	t.email = run(email);
 	t.sms = run(sms);
 	t.calls = () =>

@@ -2,7 +2,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
 import { CredentialStore, sandboxCredentials } from '../harness/credentials';
-import { jsonOf, runNode, type InputItem, type RunNodeResult } from '../harness/run-node';
+import {
+	jsonOf,
+	runOnSandbox,
+	type InputItem,
+	type RunNodeResult,
+	type SandboxRunOptions,
+} from '../harness/run-node';
 import { startSandbox, type Sandbox } from '../../sandbox/core/server';
 import { smsArea } from '../../sandbox/sms';
 
@@ -15,13 +21,7 @@ export interface SmsTestContext {
 	run(
 		parameters: INodeParameters,
 		items?: InputItem[],
-		options?: {
-			continueOnFail?: boolean;
-			/** The workflow's zone (n8n's setting; default UTC). */
-			timezone?: string;
-			/** The credential's Account Time Zone (absent: the field unset, read as UTC). */
-			accountTimeZone?: string;
-		},
+		options?: SandboxRunOptions,
 	): Promise<RunNodeResult>;
 	/** Calls a control route: control('POST', '/sms/senders', {...}). */
 	control(method: string, path: string, body?: unknown): Promise<IDataObject>;
@@ -46,18 +46,8 @@ export function useSmsSandbox(): SmsTestContext {
 		await context.control('POST', '/sms/reset');
 		context.sandbox.log.clear();
 	});
-	context.run = async (parameters, items, options = {}) =>
-		await runNode({
-			node,
-			credentials:
-				options.accountTimeZone === undefined
-					? context.store
-					: new CredentialStore({ ...context.store.get(), timeZone: options.accountTimeZone }),
-			parameters: { requestOptions: { requestsPerSecond: 0 }, ...parameters },
-			items,
-			continueOnFail: options.continueOnFail,
-			timezone: options.timezone,
-		});
+	context.run = async (parameters, items, options) =>
+		await runOnSandbox(node, context.store, parameters, items, options);
 	context.control = async (method, path, body) => {
 		const response = await fetch(`${context.sandbox.url}/__sandbox${path}`, {
 			method,

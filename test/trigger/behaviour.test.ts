@@ -5,6 +5,7 @@ import {
 	addBounces,
 	addUnsubscribes,
 	bounceCheck,
+	bounceItem,
 	bouncePage,
 	callsSince,
 	control,
@@ -12,11 +13,10 @@ import {
 	HOUR,
 	parameters,
 	setNow,
+	unsubscribeItem,
 	unsubscribePage,
 	unsubscribeProbe,
 	useTriggerSandbox,
-	withRawBounce,
-	withRawUnsubscribe,
 } from './helpers';
 import { logger, type PollOutcome } from '../harness/poll-harness';
 
@@ -162,29 +162,9 @@ describe('manual mode ("Fetch Test Event")', () => {
 		const since = sandbox.log.lastSeq();
 		const manual = await trigger.manual();
 		expect(manual.error).toBeUndefined();
-		const bounceAt = (email: string, time: string) =>
-			withRawBounce({
-				event: 'bounce',
-				email,
-				eventTime: `2026-03-10 ${time}`,
-				eventTimeIso: `2026-03-10T${time}.000Z`,
-				sender: 'sender@sandbox.test',
-				subject: '',
-				smtpCode: 550,
-				smtpSubcode: '5.1.1',
-				smtpMessage: 'User unknown',
-				bounceType: 'hard',
-			});
+		const bounceAt = (email: string, time: string) => bounceItem(email, `2026-03-10 ${time}`);
 		const unsubscribeAt = (email: string, time: string, byLink: boolean) =>
-			withRawUnsubscribe({
-				event: 'unsubscribe',
-				email,
-				eventTime: `2026-03-10 ${time}`,
-				eventTimeIso: `2026-03-10T${time}.000Z`,
-				byLink,
-				byUser: false,
-				spamComplaint: false,
-			});
+			unsubscribeItem(email, `2026-03-10 ${time}`, { byLink });
 		// The five most recent of both lists, oldest first.
 		expect(manual.items.map((item) => item.json)).toEqual([
 			unsubscribeAt('m-u1@example.com', '07:03:30', false),

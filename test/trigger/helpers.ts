@@ -242,3 +242,39 @@ export function withRawUnsubscribe<T extends IDataObject>(flat: T): T & { raw: I
 		},
 	};
 }
+
+/**
+ * The trigger's item for a hard bounce (550 5.1.1 User unknown) of an email from the sandbox's sender, its
+ * `eventTime` in the service's form and taken as UTC; `extra` replaces any of its fields.
+ */
+export const bounceItem = (email: string, eventTime: string, extra: IDataObject = {}) =>
+	withRawBounce({
+		event: 'bounce',
+		email,
+		eventTime,
+		eventTimeIso: `${eventTime.replace(' ', 'T')}.000Z`,
+		sender: 'sender@sandbox.test',
+		subject: '',
+		smtpCode: 550,
+		smtpSubcode: '5.1.1',
+		smtpMessage: 'User unknown',
+		bounceType: 'hard',
+		...extra,
+	});
+
+/** The trigger's item for an unsubscribe at `eventTime` (the service's form, taken as UTC), no flag set unless given. */
+export const unsubscribeItem = (
+	email: string,
+	eventTime: string,
+	flags: Partial<Record<'byLink' | 'byUser' | 'spamComplaint', boolean>> = {},
+) =>
+	withRawUnsubscribe({
+		event: 'unsubscribe',
+		email,
+		eventTime,
+		eventTimeIso: `${eventTime.replace(' ', 'T')}.000Z`,
+		byLink: false,
+		byUser: false,
+		spamComplaint: false,
+		...flags,
+	});

@@ -5,6 +5,7 @@ import {
 	addBounces,
 	addUnsubscribes,
 	bounceCheck,
+	bounceItem,
 	bouncePage,
 	callsSince,
 	harness,
@@ -13,44 +14,12 @@ import {
 	parameters,
 	restoreClock,
 	setNow,
+	unsubscribeItem,
 	unsubscribePage,
 	unsubscribeProbe,
 	useSharedClock,
-	withRawBounce,
-	withRawUnsubscribe,
 } from './helpers';
 import type { PersistenceMode, PollHarness, PollOutcome } from '../harness/poll-harness';
-
-const bounce = (email: string, eventTime: string, extra: IDataObject = {}) =>
-	withRawBounce({
-		event: 'bounce',
-		email,
-		eventTime,
-		eventTimeIso: `${eventTime.replace(' ', 'T')}.000Z`,
-		sender: 'sender@sandbox.test',
-		subject: '',
-		smtpCode: 550,
-		smtpSubcode: '5.1.1',
-		smtpMessage: 'User unknown',
-		bounceType: 'hard',
-		...extra,
-	});
-
-const unsubscribe = (
-	email: string,
-	eventTime: string,
-	flags: Partial<Record<'byLink' | 'byUser' | 'spamComplaint', boolean>> = {},
-) =>
-	withRawUnsubscribe({
-		event: 'unsubscribe',
-		email,
-		eventTime,
-		eventTimeIso: `${eventTime.replace(' ', 'T')}.000Z`,
-		byLink: false,
-		byUser: false,
-		spamComplaint: false,
-		...flags,
-	});
 
 describe.each<PersistenceMode>(['legacy', 'staged'])(
 	'three simulated days, static data persisted as n8n does (%s)',
@@ -127,12 +96,12 @@ describe.each<PersistenceMode>(['legacy', 'staged'])(
 				bounceType: 'soft',
 			};
 			expect(outputOf(await trigger.poll())).toEqual([
-				bounce('a@bounce.test', '2026-03-01 23:59:59', { subject: 'Day 1 last' }),
-				unsubscribe('u1@example.com', '2026-03-01 23:59:59', { byLink: true }),
-				bounce('b@bounce.test', '2026-03-02 00:00:00', { subject: 'Day 2 first' }),
-				unsubscribe('u2@example.com', '2026-03-02 00:00:00', { spamComplaint: true }),
-				bounce('twin@bounce.test', '2026-03-02 00:00:10', soft),
-				bounce('twin@bounce.test', '2026-03-02 00:00:20', soft),
+				bounceItem('a@bounce.test', '2026-03-01 23:59:59', { subject: 'Day 1 last' }),
+				unsubscribeItem('u1@example.com', '2026-03-01 23:59:59', { byLink: true }),
+				bounceItem('b@bounce.test', '2026-03-02 00:00:00', { subject: 'Day 2 first' }),
+				unsubscribeItem('u2@example.com', '2026-03-02 00:00:00', { spamComplaint: true }),
+				bounceItem('twin@bounce.test', '2026-03-02 00:00:10', soft),
+				bounceItem('twin@bounce.test', '2026-03-02 00:00:20', soft),
 			]);
 			// Counted first (4 more than held); yesterday's unsubscribes probed, then read, today's read.
 			expect(callsSince(sandbox, since)).toEqual([
@@ -162,9 +131,9 @@ describe.each<PersistenceMode>(['legacy', 'staged'])(
 			]);
 			const since = sandbox.log.lastSeq();
 			expect(outputOf(await trigger.poll())).toEqual([
-				bounce('late@bounce.test', '2026-03-01 22:00:00'),
-				unsubscribe('u3@example.com', '2026-03-02 11:00:00', { byUser: true }),
-				bounce('c@bounce.test', '2026-03-02 11:59:00'),
+				bounceItem('late@bounce.test', '2026-03-01 22:00:00'),
+				unsubscribeItem('u3@example.com', '2026-03-02 11:00:00', { byUser: true }),
+				bounceItem('c@bounce.test', '2026-03-02 11:59:00'),
 			]);
 			expect(callsSince(sandbox, since)).toEqual([
 				bouncePage(0),
@@ -190,10 +159,10 @@ describe.each<PersistenceMode>(['legacy', 'staged'])(
 			await addUnsubscribes(sandbox, [{ email: 'u5@example.com', date: '2026-03-03 00:00:00' }]);
 			const since = sandbox.log.lastSeq();
 			expect(outputOf(await trigger.activate('init'))).toEqual([
-				bounce('d@bounce.test', '2026-03-02 23:59:59'),
-				unsubscribe('u4@example.com', '2026-03-02 23:59:59'),
-				bounce('e@bounce.test', '2026-03-03 00:00:00'),
-				unsubscribe('u5@example.com', '2026-03-03 00:00:00'),
+				bounceItem('d@bounce.test', '2026-03-02 23:59:59'),
+				unsubscribeItem('u4@example.com', '2026-03-02 23:59:59'),
+				bounceItem('e@bounce.test', '2026-03-03 00:00:00'),
+				unsubscribeItem('u5@example.com', '2026-03-03 00:00:00'),
 			]);
 			expect(callsSince(sandbox, since)).toEqual([
 				bouncePage(0),
@@ -217,7 +186,7 @@ describe.each<PersistenceMode>(['legacy', 'staged'])(
 			setNow('2026-03-03T23:00:00Z');
 			await addBounces(sandbox, [{ email_to: 'f@bounce.test', send_date: '2026-03-03 22:59:00' }]);
 			expect(outputOf(await trigger.poll())).toEqual([
-				bounce('f@bounce.test', '2026-03-03 22:59:00'),
+				bounceItem('f@bounce.test', '2026-03-03 22:59:00'),
 			]);
 
 			const expected = [
