@@ -11,6 +11,7 @@ import { N8nInstance, ROOT } from '../../scripts/n8n/instance';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { loadExamples, type Workflow } from '../e2e/helpers';
 import { launchChromium } from './chromium';
+import { EDITOR_OWNER, SCREENSHOTS as SHOTS, signIn } from './n8n-editor';
 import { allPanels, type Panel } from './panels';
 import { omit } from '../../sandbox/core/records';
 import { withFreshWebhookIds } from '../../scripts/n8n/webhook-ids';
@@ -27,10 +28,8 @@ import { withFreshWebhookIds } from '../../scripts/n8n/webhook-ids';
  *   sandbox's outbox page (Bounce, Not delivered, Open: the webhook example's Production URL, read from its panel,
  *   registered with the sandbox first); each copy must show a successful execution.
  */
-const OWNER = { email: 'owner@sandbox.test', password: 'Sandbox-n8n-1' };
 const CREDENTIAL = { id: 'messagingSandbox1', name: 'Messaging Sandbox' };
 const DOCS = join(ROOT, 'docs');
-const SHOTS = join(ROOT, 'build', 'editor-screenshots');
 const TRIGGER_EXAMPLES = [
 	'bounce-cleanup-trigger.json',
 	'sms-not-delivered-email-fallback.json',
@@ -63,18 +62,14 @@ beforeAll(async () => {
 	// What `npm start` does: every example imported by n8n's CLI with the ids it carries, its webhook nodes given a
 	// fresh webhook id first (scripts/n8n/webhook-ids.ts: n8n's CLI import gives none).
 	await n8n.importWorkflows(loadExamples().map(({ workflow }) => withFreshWebhookIds(workflow)));
-	await n8n.start({ owner: OWNER });
+	await n8n.start({ owner: EDITOR_OWNER });
 	mkdirSync(SHOTS, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id');
 	downloads = mkdtempSync(join(tmpdir(), 'editor-first-hour-'));
 	({ browser, page, close: closeBrowser } = await launchChromium({ width: 1440, height: 900 }));
 	page.setDefaultTimeout(30_000);
 	page.on('dialog', (dialog) => void dialog.accept());
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
-	await page.getByTestId('password').locator('input').fill(OWNER.password);
-	await page.getByTestId('form-submit-button').click();
-	await page.waitForURL(/\/home\//);
+	await signIn(page, n8n.baseUrl);
 });
 
 afterAll(async () => {
