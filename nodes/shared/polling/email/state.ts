@@ -40,8 +40,9 @@ export interface UnsubscribeState {
 	/** Day → digests of the unsubscribes already handled on that day. */
 	seen: Record<string, string>;
 	/**
-	 * Day → `<entries>:<digest of the last entry>` as the day's list stood when last read in full and every entry
-	 * was handled; a poll then asks only for the entries from the last one on (`0:`: the list was empty).
+	 * Day → `<entries>:<digest of the last entry>` as the day's list stood when last read (in full, or its new end
+	 * after the entries held) and every entry was handled; a poll then asks only for the entries from the last one
+	 * on (`0:`: the list was empty).
 	 */
 	listed?: Record<string, string>;
 	/** n8n's clock (ms) at the last read of every watched day in full. */
