@@ -534,10 +534,9 @@ test('the service lists the phones in another order at the next read: each phone
 				headers: { Authorization: `Bearer ${sandbox.account.apiKey}` },
 			})
 		).json()) as Array<{ data: IDataObject }>;
-		const phones = (answer.data.task_phones_info as IDataObject[]).map((phone, index) => ({
-			...phone,
-			status: statuses[index],
-		}));
+		const phones = (answer.data.task_phones_info as IDataObject[]).map(
+			(phone, index): IDataObject => ({ ...phone, status: statuses[index] }),
+		);
 		expect(phones.map((phone) => String(phone.phone))).toEqual(FIVE);
 		return [
 			{
