@@ -7,13 +7,14 @@
  *
  * In the bench process through n8n-core's PollTriggerExecutor and PollContext (test/harness/poll-harness.ts), on a
  * shifted clock as in scenario 10: n8n's and the sandbox's time jump 2.3 hours between tenths, each entry is dated
- * within the 2.3 hours before its poll, and the trigger's six-hourly full reads come when they would.
+ * within the 2.3 hours before its poll, and the trigger's six-hourly full reads come when they would. The sandbox
+ * runs in a child process (bench/lib/child-sandbox.ts), so the CPU figures are the trigger's and n8n-core's alone.
  */
 import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
-import { startSandbox, type Sandbox } from '../../sandbox';
 import { formatServiceDate } from '../../sandbox/core/clock';
 import { CredentialStore, sandboxCredentials } from '../../test/harness/credentials';
 import { PollHarness } from '../../test/harness/poll-harness';
+import { startChildSandbox, type ChildSandbox } from '../lib/child-sandbox';
 import { loadTracker, measured } from '../lib/measure';
 import { fmt, int, sleep } from '../lib/stats';
 import type { Scenario, ScenarioResult } from '../lib/types';
@@ -26,24 +27,6 @@ const HOUR_MS = 3_600_000;
 const STEP_HOURS = 2.3;
 /** A day in the future (and the day after the bench's real time), 00:00 UTC. */
 const DAY_START = Date.parse('2030-04-02T00:00:00Z');
-
-async function call(sandbox: Sandbox, method: string, path: string, body?: unknown) {
-	const control = path.startsWith('/__sandbox');
-	const send = () =>
-		fetch(`${sandbox.url}${path}`, {
-			method,
-			headers: {
-				'Content-Type': 'application/json',
-				...(control ? {} : { Authorization: `Bearer ${sandbox.account.apiKey}` }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-	// A kept-alive connection the sandbox closed while a poll ran fails once: these calls are safe to repeat.
-	const response = await send().catch(() => send());
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-	return text;
-}
 
 export interface DayStep {
 	/** Hours into the day. */
@@ -60,7 +43,12 @@ export interface DayStep {
 }
 
 /** Entries `from`…`to`, dated evenly over the STEP_HOURS before now (service time: UTC in the sandbox). */
-async function add(sandbox: Sandbox, kind: 'bounces' | 'unsubscribes', from: number, to: number) {
+async function add(
+	sandbox: ChildSandbox,
+	kind: 'bounces' | 'unsubscribes',
+	from: number,
+	to: number,
+) {
 	const now = Date.now();
 	const dateOf = (index: number) =>
 		formatServiceDate(
@@ -73,17 +61,22 @@ async function add(sandbox: Sandbox, kind: 'bounces' | 'unsubscribes', from: num
 				? { email_to: `b${start + offset}@bounce.test`, send_date: dateOf(start + offset) }
 				: { email: `u${start + offset}@example.com`, date: dateOf(start + offset) },
 		);
-		await call(sandbox, 'POST', `/__sandbox/email/${kind}`, { [kind]: entries });
+		await sandbox.call('POST', `/__sandbox/email/${kind}`, { [kind]: entries });
 	}
 }
 
 async function fillDay(
-	sandbox: Sandbox,
+	sandbox: ChildSandbox,
 	perDay: number,
-	setNow: (ms: number) => void,
+	shift: (ms: number) => void,
 	log: (line: string) => void,
 ) {
-	setNow(DAY_START + 60_000);
+	// n8n's clock (this process) and the child's move together.
+	const setNow = async (ms: number) => {
+		shift(ms);
+		await sandbox.setClock(Date.now());
+	};
+	await setNow(DAY_START + 60_000);
 	const harness = new PollHarness({
 		nodeType: new MessagingTrigger(),
 		parameters: {
@@ -99,22 +92,26 @@ async function fillDay(
 	const steps: DayStep[] = [];
 	const seen = new Set<string>();
 	let emitted = 0;
-	const counted = (since: number) =>
-		sandbox.log.since(since).filter((entry) => entry.path !== '/oauth/access_token').length;
+	let seq = (await sandbox.requestsSince(0)).last;
+	/** Service requests since the last call (the token exchange left out). */
+	const counted = async () => {
+		const logged = await sandbox.requestsSince(seq);
+		seq = logged.last;
+		return logged.count;
+	};
 	for (let step = 1; step <= STEPS; step++) {
-		setNow(DAY_START + step * STEP_HOURS * HOUR_MS);
+		await setNow(DAY_START + step * STEP_HOURS * HOUR_MS);
 		const from = Math.round(((step - 1) * perDay) / STEPS);
 		const to = Math.round((step * perDay) / STEPS);
 		await add(sandbox, 'bounces', from, to);
 		await add(sandbox, 'unsubscribes', from, to);
-		let since = sandbox.log.lastSeq();
+		await counted();
 		const poll = await measured(() => harness.poll());
 		if (poll.value.error) throw poll.value.error;
 		for (const item of poll.value.items)
 			seen.add(`${String(item.json.event)}|${String(item.json.email)}`);
 		emitted += poll.value.items.length;
-		const requests = counted(since);
-		since = sandbox.log.lastSeq();
+		const requests = await counted();
 		const idle = await measured(() => harness.poll());
 		if (idle.value.error) throw idle.value.error;
 		if (idle.value.items.length)
@@ -127,7 +124,7 @@ async function fillDay(
 			requests,
 			cpuMs: poll.cpuMs,
 			staticDataBytes: harness.storedBytes(),
-			idleRequests: counted(since),
+			idleRequests: await counted(),
 			idleCpuMs: idle.cpuMs,
 			idleWallMs: idle.wallMs,
 		});
@@ -142,13 +139,11 @@ async function fillDay(
 	const fullRead = await measured(async () => {
 		let rows = 0;
 		for (let page = 0; page < pages; page++) {
-			const bounces = await call(
-				sandbox,
+			const bounces = await sandbox.call(
 				'GET',
 				`/smtp/bounces/day?limit=${PAGE}&offset=${page * PAGE}`,
 			);
-			const unsubscribes = await call(
-				sandbox,
+			const unsubscribes = await sandbox.call(
 				'GET',
 				`/smtp/unsubscribe?date=${today}&limit=${PAGE}&offset=${page * PAGE}`,
 			);
@@ -175,8 +170,8 @@ export const bouncesPerDay: Scenario = {
 	async run({ smoke, log }): Promise<ScenarioResult> {
 		const perDay = smoke ? 300 : 100_000;
 		const load = loadTracker();
-		// A sandbox of its own (rate limit off): its clock moves with the shifted one, the bench's does not.
-		const sandbox = await startSandbox({ settings: { rateLimitPerSecond: 0 } });
+		// A sandbox of its own in a child process (rate limit off): its clock moves with the shifted one.
+		const sandbox = await startChildSandbox();
 		// The bench's log reads the clock: lines wait until it is restored.
 		const lines: string[] = [];
 		const clock = shiftedClock();
@@ -190,7 +185,7 @@ export const bouncesPerDay: Scenario = {
 			load.note();
 		} finally {
 			clock.restore();
-			await sandbox.close();
+			await sandbox.stop();
 			for (const line of lines) log(line);
 		}
 		const first = run.steps[0];
@@ -201,8 +196,8 @@ export const bouncesPerDay: Scenario = {
 			title: 'Bounces and unsubscribes by the hundred thousand a day',
 			setup: [
 				`The Messaging Trigger (Bounce and Unsubscribe; Max Events per Poll ${int(4 * perDay)}, pacing off, the sandbox's rate limit off) while the day's lists fill to ${int(perDay)} bounces and ${int(perDay)} unsubscribes, a tenth of each every ${STEP_HOURS} hours of one day (UTC), each entry dated within the ${STEP_HOURS} hours before its poll; after each tenth the poll that takes it, then an idle poll (nothing new). On a shifted clock as in scenario 10: n8n's and the sandbox's time jump between tenths, so the trigger's reads by count, its six-hourly full reads and the service's 24-hour bounce window behave as in a real day; each poll's requests run in real time.`,
-				"In the bench process through n8n-core's PollTriggerExecutor and PollContext (test/harness/poll-harness.ts), static data kept between polls as n8n keeps it. CPU = user + system time of the bench process during the poll, the sandbox (same process) answering included.",
-				`Beside it, the do-it-yourself poller (Schedule Trigger + HTTP Request with pagination, pages of ${PAGE}) reads both lists in full every poll, the idle ones included, and still needs its own deduplication: its floor, measured once with the full lists, is every page's GET and parse, no n8n. The machine is shared (2 cores): load average ${load.range()} during the run.`,
+				"In the bench process through n8n-core's PollTriggerExecutor and PollContext (test/harness/poll-harness.ts), static data kept between polls as n8n keeps it. CPU = user + system time of the bench process during the poll: the trigger and n8n-core only, since the sandbox (rate limit off) runs in a child process.",
+				`Beside it, the do-it-yourself poller (Schedule Trigger + HTTP Request with pagination, pages of ${PAGE}) reads both lists in full every poll, the idle ones included, and still needs its own deduplication: its floor, measured once with the full lists, is every page's GET and parse in the bench process, no n8n (the sandbox's answering not counted). The machine is shared (2 cores): load average ${load.range()} during the run.`,
 			],
 			tables: [
 				{

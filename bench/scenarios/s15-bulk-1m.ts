@@ -15,7 +15,7 @@ import {
 } from 'n8n-workflow';
 
 import { MessagingSms } from '../../nodes/MessagingSms/MessagingSms.node';
-import { CredentialStore } from '../../test/harness/credentials';
+import { CredentialStore, sandboxCredentials } from '../../test/harness/credentials';
 import {
 	defaultEngine,
 	runNode,
@@ -25,7 +25,7 @@ import {
 import { MB, collectGarbage, loadTracker, measured } from '../lib/measure';
 import { fmt, int, seconds } from '../lib/stats';
 import type { Scenario, ScenarioResult } from '../lib/types';
-import { CLIENT, startChildSandbox } from './s7-overhead';
+import { startChildSandbox } from '../lib/child-sandbox';
 
 /** Returns its input: what n8n's engine and the items cost without any node work. */
 class PassThrough implements INodeType {
@@ -72,11 +72,7 @@ export const bulk1M: Scenario = {
 		const sandbox = await startChildSandbox();
 		const rows: BulkRow[] = [];
 		try {
-			const credentials = new CredentialStore({
-				baseUrl: sandbox.url,
-				authType: 'clientCredentials',
-				...CLIENT,
-			});
+			const credentials = new CredentialStore(sandboxCredentials(sandbox));
 			await useExpressionEngine(defaultEngine(), { lazyAcquire: false });
 			log(`  expression engine: ${Expression.getActiveImplementation()}`);
 			const sides = [

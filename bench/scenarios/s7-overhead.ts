@@ -1,11 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: Node.js code (tests, sandbox, bench, scripts), not node code; see RELEASING.md */
 /**
  * 7. Node overhead: N sends through n8n-core's WorkflowExecute (test/harness/run-node.ts) against a sandbox that
  * answers instantly, in a child process so its CPU is not counted. CPU of the bench process per item, minus a
  * pass-through node's (the engine and the input items), for: this package's node, n8n's HTTP Request node (loaded
  * from the provisioned n8n) and a bare node calling n8n's request helper (the floor any node pays).
  */
-import { spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 
@@ -18,22 +17,20 @@ import {
 
 import { MessagingEmail } from '../../nodes/MessagingEmail/MessagingEmail.node';
 import { mapConcurrently } from '../../nodes/shared/transport/pacer';
-import { CredentialStore } from '../../test/harness/credentials';
+import { CredentialStore, sandboxCredentials } from '../../test/harness/credentials';
 import {
 	defaultEngine,
 	runNode,
 	useExpressionEngine,
 	type InputItem,
 } from '../../test/harness/run-node';
-import { freePort, provisionN8n, ROOT } from '../../scripts/n8n/instance';
+import { provisionN8n } from '../../scripts/n8n/instance';
+import { startChildSandbox } from '../lib/child-sandbox';
 import { fmt, int, ratio, seconds } from '../lib/stats';
 import type { Scenario, ScenarioResult } from '../lib/types';
 import { httpEmailSend, oursEmailSend } from '../lib/workflows';
 
 const count = (smoke: boolean) => (smoke ? 200 : 10_000);
-export const CLIENT = { clientId: 'overhead-client', clientSecret: 'overhead-secret-0123456789' };
-/** The sandbox's fixed API key, for the raw requests of the floor (no token exchange in the measurement). */
-const RAW_TOKEN = 'sp_apikey_overhead0123456789abcdef';
 
 /** Returns its input: what the engine and the input items cost without any node work. */
 class PassThrough implements INodeType {
@@ -95,58 +92,11 @@ class BareHelper implements INodeType {
 	}
 }
 
-/** The sandbox in a child process (rate limit off, CLIENT's pair): its CPU and memory are not the bench's. */
-export async function startChildSandbox(): Promise<{ url: string; stop: () => Promise<void> }> {
-	const port = await freePort();
-	const child = spawn(
-		process.execPath,
-		[
-			join(ROOT, 'build/sandbox/cli.js'),
-			'--port',
-			String(port),
-			'--rate-limit',
-			'0',
-			'--client-id',
-			CLIENT.clientId,
-			'--client-secret',
-			CLIENT.clientSecret,
-			'--api-key',
-			RAW_TOKEN,
-		],
-		{ stdio: ['ignore', 'pipe', 'pipe'] },
-	);
-	let output = '';
-	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(
-			() => reject(new Error(`sandbox child did not start: ${output}`)),
-			20_000,
-		);
-		child.stdout!.on('data', (chunk: Buffer) => {
-			output += chunk.toString();
-			if (output.includes('listening')) {
-				clearTimeout(timer);
-				resolve();
-			}
-		});
-		child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.once('exit', (code) => reject(new Error(`sandbox child exited (${code}): ${output}`)));
-	});
-	return {
-		url: `http://127.0.0.1:${port}`,
-		stop: async () => {
-			if (child.exitCode !== null) return;
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			process.kill(child.pid!, 'SIGTERM');
-			await exited;
-		},
-	};
-}
-
 /**
  * The physical floor: the same POSTs with Node's own http client over keep-alive connections, 5 at a time, no n8n
  * at all. CPU per request of this, against the sandbox in its child process.
  */
-async function rawKeepAliveCpuUs(url: string, n: number): Promise<number> {
+async function rawKeepAliveCpuUs(url: string, apiKey: string, n: number): Promise<number> {
 	const agent = new Agent({ keepAlive: true, maxSockets: 5 });
 	const target = new URL(`${url}/smtp/emails`);
 	const post = (index: number) =>
@@ -164,7 +114,7 @@ async function rawKeepAliveCpuUs(url: string, n: number): Promise<number> {
 				{
 					method: 'POST',
 					agent,
-					headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${RAW_TOKEN}` },
+					headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
 				},
 				(response) => {
 					response.resume();
@@ -218,11 +168,7 @@ export const overhead: Scenario = {
 		const n = count(smoke);
 		const sandbox = await startChildSandbox();
 		try {
-			const credentials = new CredentialStore({
-				baseUrl: sandbox.url,
-				authType: 'clientCredentials',
-				...CLIENT,
-			});
+			const credentials = new CredentialStore(sandboxCredentials(sandbox));
 			const items = (size: number): InputItem[] =>
 				Array.from({ length: size }, (_, i) => ({
 					json: {
@@ -302,7 +248,7 @@ export const overhead: Scenario = {
 				side.key === 'pass' ? '(baseline)' : `${fmt(perItemUs(side.key), 0)} µs`,
 			]);
 			log(`  Raw keep-alive POSTs (Node's http, no n8n): ${n} requests…`);
-			const floor = await rawKeepAliveCpuUs(sandbox.url, n);
+			const floor = await rawKeepAliveCpuUs(sandbox.url, sandbox.account.apiKey, n);
 			rows.push([
 				"Raw keep-alive POST (Node's http client, no n8n): the physical floor",
 				`${int(n)} / ${int(n)}`,

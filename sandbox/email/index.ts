@@ -239,19 +239,69 @@ function registerEmailRoutes({ route }: SandboxContext, state: EmailState) {
 	});
 }
 
+/**
+ * `list` sorted by `order`, kept until the list is replaced or grows or shrinks (the email state only appends to
+ * these lists or replaces them, and never edits an entry's dates): a list of 100,000 is then sorted once per change,
+ * not once per page asked for.
+ */
+function sortedOnce<T>(order: (a: T, b: T) => number) {
+	let cached: { list: T[]; length: number; sorted: T[] } | undefined;
+	return (list: T[]): T[] => {
+		if (cached?.list !== list || cached.length !== list.length)
+			cached = { list, length: list.length, sorted: [...list].sort(order) };
+		return cached.sorted;
+	};
+}
+
+/** The first index of `sorted` at which `after` holds (it holds from some index to the end). */
+function firstWhere<T>(sorted: T[], after: (entry: T) => boolean): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (after(sorted[middle])) high = middle;
+		else low = middle + 1;
+	}
+	return low;
+}
+
 function registerListRoutes({ route, clock }: SandboxContext, state: EmailState) {
+	const sortedBounces = sortedOnce<EmailState['bounces'][number]>(
+		(a, b) => a.send_date.localeCompare(b.send_date) || a.seq - b.seq,
+	);
+	// Sorted by send time, the bounces of the 24-hour window are one run of the list.
 	const bouncesInWindow = (day: unknown) => {
 		const now = clock.nowMs();
-		return state.bounces
-			.filter((bounce) => {
-				const sent = parseServiceDate(bounce.send_date)!.getTime();
-				return (
-					sent > now - DAY_MS &&
-					sent <= now &&
-					(day === undefined || bounce.send_date.startsWith(`${String(day)} `))
-				);
-			})
-			.sort((a, b) => a.send_date.localeCompare(b.send_date) || a.seq - b.seq);
+		const sorted = sortedBounces(state.bounces);
+		const sentAt = (bounce: { send_date: string }) => parseServiceDate(bounce.send_date)!.getTime();
+		const inWindow = sorted.slice(
+			firstWhere(sorted, (bounce) => sentAt(bounce) > now - DAY_MS),
+			firstWhere(sorted, (bounce) => sentAt(bounce) > now),
+		);
+		return day === undefined
+			? inWindow
+			: inWindow.filter((bounce) => bounce.send_date.startsWith(`${String(day)} `));
+	};
+	const sortedUnsubscribes = sortedOnce<EmailState['unsubscribes'][number]>(
+		(a, b) => a.date.localeCompare(b.date) || a.seq - b.seq,
+	);
+	let unsubscribesByDay:
+		| { sorted: EmailState['unsubscribes']; days: Map<string, EmailState['unsubscribes']> }
+		| undefined;
+	const unsubscribesOf = (day: unknown) => {
+		const sorted = sortedUnsubscribes(state.unsubscribes);
+		if (day === undefined) return sorted;
+		if (unsubscribesByDay?.sorted !== sorted) {
+			const days = new Map<string, EmailState['unsubscribes']>();
+			for (const entry of sorted) {
+				const key = entry.date.slice(0, 10);
+				const list = days.get(key) ?? [];
+				list.push(entry);
+				days.set(key, list);
+			}
+			unsubscribesByDay = { sorted, days };
+		}
+		return unsubscribesByDay.days.get(String(day)) ?? [];
 	};
 
 	route({
@@ -334,11 +384,7 @@ function registerListRoutes({ route, clock }: SandboxContext, state: EmailState)
 		}),
 		handle: ({ query }) => {
 			checkedDate(query.date, 'date');
-			const matching = state.unsubscribes
-				.filter(
-					(entry) => query.date === undefined || entry.date.startsWith(`${String(query.date)} `),
-				)
-				.sort((a, b) => a.date.localeCompare(b.date) || a.seq - b.seq);
+			const matching = unsubscribesOf(query.date);
 			return {
 				body: page(matching, query, 100).map(
 					({ email, unsubscribe_by_link, unsubscribe_by_user, spam_complaint, date }) => ({

@@ -122,6 +122,12 @@ export class EmailState {
 	private seq = 0;
 	private emailCounter = 0;
 	private domainCounter = 0;
+	/** See listedAddresses(). */
+	private addressIndex?: {
+		list: EmailState['unsubscribes'];
+		length: number;
+		addresses: Set<string>;
+	};
 
 	constructor(private readonly clock: SandboxClock) {
 		this.webhooks = new EmailWebhooks(clock);
@@ -230,14 +236,30 @@ export class EmailState {
 		domain.status = domain.checks.all_checks ? 1 : 0;
 	}
 
+	/**
+	 * The listed addresses (lower case), kept beside the list until it is replaced or changes length, so adding
+	 * 100,000 unsubscribes does not scan the list 100,000 times.
+	 */
+	private listedAddresses(): Set<string> {
+		const index = this.addressIndex;
+		if (index?.list === this.unsubscribes && index.length === this.unsubscribes.length)
+			return index.addresses;
+		const addresses = new Set(this.unsubscribes.map((entry) => entry.email.toLowerCase()));
+		this.addressIndex = { list: this.unsubscribes, length: this.unsubscribes.length, addresses };
+		return addresses;
+	}
+
 	isUnsubscribed(email: string): boolean {
-		return this.unsubscribes.some((entry) => entry.email.toLowerCase() === email.toLowerCase());
+		return this.listedAddresses().has(email.toLowerCase());
 	}
 
 	/** Unsubscribes; an address already listed keeps its entry (the first date and flags). */
 	unsubscribe(entry: Omit<UnsubscribeRecord, 'date'> & { date?: string }): boolean {
-		if (this.isUnsubscribed(entry.email)) return false;
+		const addresses = this.listedAddresses();
+		if (addresses.has(entry.email.toLowerCase())) return false;
 		this.unsubscribes.push({ ...entry, date: entry.date ?? this.now(), seq: this.nextSeq() });
+		addresses.add(entry.email.toLowerCase());
+		this.addressIndex!.length = this.unsubscribes.length;
 		this.webhooks.emit({
 			event: entry.spam_complaint ? 'spam_by_user' : 'unsubscribed',
 			recipient: entry.email,

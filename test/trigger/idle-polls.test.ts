@@ -8,6 +8,7 @@ import {
 	bouncePage,
 	type BounceSeed,
 	callsSince,
+	failNth,
 	harness,
 	parameters,
 	setNow,
@@ -286,4 +287,95 @@ describe('a poll that emits exactly Max Events per Poll and leaves nothing', () 
 		expect((await trigger.poll()).items).toEqual([]);
 		expect(callsSince(sandbox, since)).toEqual([unsubscribeProbe('2026-05-10', 5)]);
 	});
+});
+
+describe('a taking poll on a long unsubscribe day', () => {
+	useTriggerSandbox('2026-05-10T12:00:00Z', (started) => (sandbox = started));
+	const DAY = '2026-05-10';
+	const NOW = Date.parse('2026-05-10T12:00:00Z');
+	const dated = (prefix: string, count: number, first: number) =>
+		Array.from({ length: count }, (_, index) => ({
+			email: `${prefix}${index}@example.com`,
+			date: serviceTime(first + index * 1000),
+		}));
+
+	test('reads the entries after the last one held, not the day again; each new entry once', async () => {
+		// 2,500 unsubscribes today, one every 14 s from 02:00 (held by the activation's baseline).
+		await addUnsubscribes(
+			sandbox,
+			Array.from({ length: 2500 }, (_, index) => ({
+				email: `held${index}@example.com`,
+				date: serviceTime(NOW - 10 * 3_600_000 + index * 14_000),
+			})),
+		);
+		const trigger = harness(sandbox, parameters(['unsubscribe']));
+		let since = sandbox.log.lastSeq();
+		expect((await trigger.activate()).items).toEqual([]);
+		expect(callsSince(sandbox, since)).toEqual(
+			Array.from({ length: 26 }, (_, page) => unsubscribePage(DAY, page * 100)),
+		);
+
+		// 250 new ones: the probe finds an entry after the last held one, and the day is read from there on.
+		setNow('2026-05-10T12:05:00Z');
+		const first = dated('new', 250, NOW + 1000);
+		await addUnsubscribes(sandbox, first);
+		since = sandbox.log.lastSeq();
+		let outcome = await trigger.poll();
+		expect(outcome.items.map((item) => item.json.email)).toEqual(first.map((entry) => entry.email));
+		expect(callsSince(sandbox, since)).toEqual([
+			unsubscribeProbe(DAY, 2500),
+			unsubscribePage(DAY, 2500),
+			unsubscribePage(DAY, 2600),
+			unsubscribePage(DAY, 2700),
+		]);
+
+		// 150 more: again only the new end; then an idle poll is one probe from the new last entry.
+		setNow('2026-05-10T12:10:00Z');
+		const second = dated('more', 150, NOW + 400_000);
+		await addUnsubscribes(sandbox, second);
+		since = sandbox.log.lastSeq();
+		outcome = await trigger.poll();
+		expect(outcome.items.map((item) => item.json.email)).toEqual(
+			second.map((entry) => entry.email),
+		);
+		expect(callsSince(sandbox, since)).toEqual([
+			unsubscribeProbe(DAY, 2750),
+			unsubscribePage(DAY, 2750),
+			unsubscribePage(DAY, 2850),
+		]);
+		since = sandbox.log.lastSeq();
+		expect((await trigger.poll()).items).toEqual([]);
+		expect(callsSince(sandbox, since)).toEqual([unsubscribeProbe(DAY, 2900)]);
+
+		// The new end lists a record the trigger holds already (here a page the service answered so): only the
+		// whole day can count its copies, so the day is read in full, and only the one new entry comes.
+		const held = (await (
+			await fetch(`${sandbox.url}/smtp/unsubscribe?date=${DAY}&limit=1&offset=10`, {
+				headers: { Authorization: `Bearer ${sandbox.account.apiKey}` },
+			})
+		).json()) as IDataObject[];
+		const last = dated('last', 1, NOW + 700_000);
+		await addUnsubscribes(sandbox, last);
+		const restore = failNth(sandbox, '/smtp/unsubscribe', {
+			2: {
+				status: 200,
+				body: [
+					held[0],
+					{ ...last[0], unsubscribe_by_link: 0, unsubscribe_by_user: 0, spam_complaint: 0 },
+				],
+			},
+		});
+		since = sandbox.log.lastSeq();
+		outcome = await trigger.poll();
+		restore();
+		expect(outcome.items.map((item) => item.json.email)).toEqual(['last0@example.com']);
+		expect(callsSince(sandbox, since)).toEqual([
+			unsubscribeProbe(DAY, 2900),
+			unsubscribePage(DAY, 2900),
+			...Array.from({ length: 30 }, (_, page) => unsubscribePage(DAY, page * 100)),
+		]);
+		since = sandbox.log.lastSeq();
+		expect((await trigger.poll()).items).toEqual([]);
+		expect(callsSince(sandbox, since)).toEqual([unsubscribeProbe(DAY, 2901)]);
+	}, 120_000);
 });

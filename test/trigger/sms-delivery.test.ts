@@ -521,6 +521,56 @@ test('phones of one campaign reach their statuses at different polls; a code the
 	expect(smsCalls(sandbox, since)).toEqual([listCall('2026-03-07 08:06:30')]);
 });
 
+test('the service lists the phones in another order at the next read: each phone keeps its own statuses', async () => {
+	const trigger = harness(sandbox, sms());
+	await trigger.activate();
+	await trigger.poll();
+	setNow('2026-03-10T08:01:00Z');
+	const id = await sendCampaign(sandbox, FIVE);
+	// The service's answer with the phones at `statuses` (in FIVE's order), listed in that order or reversed.
+	const answerWith = async (statuses: number[], reversed: boolean) => {
+		const [answer] = (await (
+			await fetch(`${sandbox.url}/sms/campaigns/info/${id}`, {
+				headers: { Authorization: `Bearer ${sandbox.account.apiKey}` },
+			})
+		).json()) as Array<{ data: IDataObject }>;
+		const phones = (answer.data.task_phones_info as IDataObject[]).map(
+			(phone, index): IDataObject => ({ ...phone, status: statuses[index] }),
+		);
+		expect(phones.map((phone) => String(phone.phone))).toEqual(FIVE);
+		return [
+			{
+				...answer,
+				data: { ...answer.data, task_phones_info: reversed ? phones.reverse() : phones },
+			},
+		];
+	};
+	setNow('2026-03-10T08:03:30Z');
+	let restore = failNth(sandbox, `/sms/campaigns/info/${id}`, {
+		1: { status: 200, body: await answerWith([1, 1, 0, 0, 0], false) },
+	});
+	expect(smsEvents(await trigger.poll())).toEqual([
+		`smsSent ${id} 380671234561`,
+		`smsSent ${id} 380671234562`,
+	]);
+	restore();
+	setNow('2026-03-10T08:04:30Z');
+	restore = failNth(sandbox, `/sms/campaigns/info/${id}`, {
+		1: { status: 200, body: await answerWith([2, 12, 1, 2, 1], true) },
+	});
+	expect(smsEvents(await trigger.poll())).toEqual([
+		`smsDelivered ${id} 380671234561`,
+		`smsNotDelivered ${id} 380671234562`,
+		`smsSent ${id} 380671234563`,
+		`smsSent ${id} 380671234570`,
+		`smsDelivered ${id} 380671234570`,
+		`smsSent ${id} 380671234580`,
+	]);
+	restore();
+	expect(logger.of('warn')).toEqual([]);
+	expect((smsState(trigger).campaigns as IDataObject)[id]).toMatchObject({ levels: '2n121' });
+});
+
 test('a longer look-back (an edit) does not bring back campaigns already followed and dropped', async () => {
 	const trigger = harness(sandbox, sms());
 	await trigger.activate();

@@ -40,8 +40,9 @@ export interface UnsubscribeState {
 	/** Day → digests of the unsubscribes already handled on that day. */
 	seen: Record<string, string>;
 	/**
-	 * Day → `<entries>:<digest of the last entry>` as the day's list stood when last read in full and every entry
-	 * was handled; a poll then asks only for the entries from the last one on (`0:`: the list was empty).
+	 * Day → `<entries>:<digest of the last entry>` as the day's list stood when last read (in full, or its new end
+	 * after the entries held) and every entry was handled; a poll then asks only for the entries from the last one
+	 * on (`0:`: the list was empty).
 	 */
 	listed?: Record<string, string>;
 	/** n8n's clock (ms) at the last read of every watched day in full. */
@@ -240,38 +241,54 @@ interface Entry {
 	second?: number;
 }
 
+/** A bucket as stored (its digests, and their seconds when kept), not read into entries yet. */
+interface StoredBucket {
+	digests: string;
+	seconds?: string;
+}
+
 /**
  * The digests of one stream, bucketed, with counts: the same digest twice in a bucket means two identical
  * events (the service listed the same record twice), both handled. For bounces each digest may also carry its
  * second within the hour (a digest covers the send time, so one digest has one second).
+ *
+ * A bucket is read into entries only when a poll looks into it: an idle poll (a count, a probe) touches one hour's
+ * bucket at most, and writes the others back as they came, so its cost does not grow with the day's events.
  */
 export class SeenSet {
-	private readonly buckets = new Map<string, Map<string, Entry>>();
+	private readonly buckets = new Map<string, Map<string, Entry> | StoredBucket>();
 
 	constructor(stored: Record<string, string> = {}, seconds?: Record<string, string>) {
-		for (const [bucket, digests] of Object.entries(stored)) {
-			const entries = new Map<string, Entry>();
-			const times = seconds?.[bucket];
-			for (let index = 0; index < digests.length / DIGEST_LENGTH; index++) {
-				const key = digests.slice(index * DIGEST_LENGTH, (index + 1) * DIGEST_LENGTH);
-				const entry = entries.get(key) ?? { count: 0 };
-				entry.count++;
-				if (times !== undefined)
-					entry.second = decodeSecond(
-						times.slice(index * SECOND_LENGTH, (index + 1) * SECOND_LENGTH),
-					);
-				entries.set(key, entry);
-			}
-			this.buckets.set(bucket, entries);
+		for (const [bucket, digests] of Object.entries(stored))
+			this.buckets.set(bucket, { digests, seconds: seconds?.[bucket] });
+	}
+
+	/** The bucket's entries, read from its stored form the first time they are needed. */
+	private entries(bucket: string): Map<string, Entry> | undefined {
+		const held = this.buckets.get(bucket);
+		if (held === undefined || held instanceof Map) return held;
+		const entries = new Map<string, Entry>();
+		const { digests, seconds: times } = held;
+		for (let index = 0; index < digests.length / DIGEST_LENGTH; index++) {
+			const key = digests.slice(index * DIGEST_LENGTH, (index + 1) * DIGEST_LENGTH);
+			const entry = entries.get(key) ?? { count: 0 };
+			entry.count++;
+			if (times !== undefined)
+				entry.second = decodeSecond(
+					times.slice(index * SECOND_LENGTH, (index + 1) * SECOND_LENGTH),
+				);
+			entries.set(key, entry);
 		}
+		this.buckets.set(bucket, entries);
+		return entries;
 	}
 
 	count(bucket: string, key: string): number {
-		return this.buckets.get(bucket)?.get(key)?.count ?? 0;
+		return this.entries(bucket)?.get(key)?.count ?? 0;
 	}
 
 	add(bucket: string, key: string, second?: number): void {
-		let entries = this.buckets.get(bucket);
+		let entries = this.entries(bucket);
 		if (!entries) this.buckets.set(bucket, (entries = new Map()));
 		const entry = entries.get(key) ?? { count: 0 };
 		entry.count++;
@@ -281,7 +298,7 @@ export class SeenSet {
 
 	/** Records the second of a digest already held (learnt when the service lists it again). */
 	learn(bucket: string, key: string, second: number): void {
-		const entry = this.buckets.get(bucket)?.get(key);
+		const entry = this.entries(bucket)?.get(key);
 		if (entry) entry.second = second;
 	}
 
@@ -292,8 +309,17 @@ export class SeenSet {
 
 	size(): number {
 		let total = 0;
-		for (const entries of this.buckets.values())
-			for (const entry of entries.values()) total += entry.count;
+		for (const bucket of this.buckets.keys()) total += this.countIn(bucket);
+		return total;
+	}
+
+	/** Digests held in a bucket (its stored form counted without being read). */
+	private countIn(bucket: string): number {
+		const held = this.buckets.get(bucket);
+		if (held === undefined) return 0;
+		if (!(held instanceof Map)) return held.digests.length / DIGEST_LENGTH;
+		let total = 0;
+		for (const entry of held.values()) total += entry.count;
 		return total;
 	}
 
@@ -305,35 +331,54 @@ export class SeenSet {
 		const hour = time.slice(0, 13);
 		const second = Number(time.slice(14, 16)) * 60 + Number(time.slice(17, 19));
 		let total = 0;
-		for (const [bucket, entries] of this.buckets) {
+		for (const bucket of this.buckets.keys()) {
 			if (bucket === 'unknown') return undefined;
 			if (bucket < hour) continue;
-			for (const entry of entries.values()) {
-				if (bucket > hour) total += entry.count;
-				else if (entry.second === undefined) return undefined;
-				else if (entry.second >= second) total += entry.count;
+			if (bucket > hour) {
+				total += this.countIn(bucket);
+				continue;
+			}
+			for (const entry of this.entries(bucket)!.values()) {
+				if (entry.second === undefined) return undefined;
+				if (entry.second >= second) total += entry.count;
 			}
 		}
 		return total;
 	}
 
 	toJSON(): Record<string, string> {
-		return this.serialise((key, entry) => key.repeat(entry.count));
+		return this.serialise(
+			(stored) => stored.digests,
+			(key, entry) => key.repeat(entry.count),
+		);
 	}
 
 	/** The seconds for `toJSON()`'s digests, in the same order (`__` where a second is unknown). */
 	secondsJSON(): Record<string, string> {
-		return this.serialise((_key, entry) =>
-			encodeSecond(entry.second ?? UNKNOWN_SECOND).repeat(entry.count),
+		const unknown = encodeSecond(UNKNOWN_SECOND);
+		return this.serialise(
+			(stored) =>
+				stored.seconds !== undefined &&
+				stored.seconds.length / SECOND_LENGTH === stored.digests.length / DIGEST_LENGTH
+					? stored.seconds
+					: unknown.repeat(stored.digests.length / DIGEST_LENGTH),
+			(_key, entry) => encodeSecond(entry.second ?? UNKNOWN_SECOND).repeat(entry.count),
 		);
 	}
 
-	private serialise(write: (key: string, entry: Entry) => string): Record<string, string> {
+	private serialise(
+		asStored: (stored: StoredBucket) => string,
+		write: (key: string, entry: Entry) => string,
+	): Record<string, string> {
 		const result: Record<string, string> = {};
 		for (const bucket of [...this.buckets.keys()].sort()) {
-			const entries = this.buckets.get(bucket)!;
-			if (entries.size === 0) continue;
-			result[bucket] = [...entries.entries()].map(([key, entry]) => write(key, entry)).join('');
+			const held = this.buckets.get(bucket)!;
+			if (!(held instanceof Map)) {
+				if (held.digests.length > 0) result[bucket] = asStored(held);
+				continue;
+			}
+			if (held.size === 0) continue;
+			result[bucket] = [...held.entries()].map(([key, entry]) => write(key, entry)).join('');
 		}
 		return result;
 	}

@@ -14,6 +14,12 @@ import type { SeenSet, UnsubscribeState } from './state';
 export const UNSUBSCRIBE_GRACE_MS = 3 * HOUR_MS;
 /** After a longer pause, only this many days of unsubscribes are caught up. */
 const MAX_UNSUBSCRIBE_DAYS = 31;
+/**
+ * A day whose probe finds entries after the last one held is read from there on when it holds more entries than
+ * this; a shorter day is read whole again (at most 10 pages, and every entry checked, as a full read checks it).
+ * Re-reading a long day would make every taking poll cost the whole day's pages (1,000 at 100,000 a day).
+ */
+const TAIL_READ_ABOVE_ENTRIES = 10 * PAGE_SIZE;
 
 export interface UnsubscribeScan extends ScanResult {
 	from: string;
@@ -69,10 +75,35 @@ export async function scanUnsubscribes(
 	let pages = 0;
 	for (const day of days) {
 		const known = mayProbe ? previous?.listed?.[day] : undefined;
-		if (known !== undefined && (await dayUnchanged(client, day, known))) {
+		const probed = known === undefined ? undefined : await probeDay(client, day, known);
+		if (probed === 'unchanged') {
 			pages++;
 			fullRead = false;
 			continue;
+		}
+		if (
+			known !== undefined &&
+			probed === 'appended' &&
+			heldEntries(known) > TAIL_READ_ABOVE_ENTRIES
+		) {
+			pages++;
+			const tail = await readNewEnd(client, day, known, seen, {
+				cap: cap - candidates.length,
+				deadline,
+				pagesLeft: MAX_PAGES - pages,
+			});
+			pages += tail.pages;
+			if (tail.kind === 'stopped') {
+				candidates.push(...tail.candidates);
+				return { candidates, complete: false, from, listed, fullRead: false };
+			}
+			if (tail.kind === 'read') {
+				candidates.push(...tail.candidates);
+				listed[day] = tail.listed;
+				fullRead = false;
+				continue;
+			}
+			// 'unsure': the new end lists a record already held; the whole day decides, as below.
 		}
 		const occurrences = new Map<string, number>();
 		let lastKey = '';
@@ -107,18 +138,71 @@ export async function scanUnsubscribes(
 	return { candidates, complete: true, from, listed, fullRead };
 }
 
+const heldEntries = (known: string) => Number(known.split(':')[0]);
+
 /**
- * One request for a day already read in full: the entries from the last one held on. The day is unchanged when
- * exactly that entry comes back (new entries come after it; a removal moves it).
+ * One request for a day already read: the entries from the last one held on. The day is unchanged when exactly
+ * that entry comes back; entries were appended when it comes back first with another after it (new entries come
+ * after it; a removal or an earlier-dated entry moves it); anything else is a change the whole day must show.
  */
-async function dayUnchanged(client: MessagingClient, day: string, known: string): Promise<boolean> {
+async function probeDay(
+	client: MessagingClient,
+	day: string,
+	known: string,
+): Promise<'unchanged' | 'appended' | 'changed'> {
 	const [count, last] = known.split(':');
 	const entries = Number(count);
 	if (entries === 0) {
-		return (await fetchUnsubscribePage(client, day, 0, 1)).records.length === 0;
+		return (await fetchUnsubscribePage(client, day, 0, 1)).records.length === 0
+			? 'unchanged'
+			: 'changed';
 	}
 	const page = await fetchUnsubscribePage(client, day, entries - 1, 2);
-	return page.records.length === 1 && listUnsubscribe(page.records[0]).key === last;
+	if (page.records.length === 0 || listUnsubscribe(page.records[0]).key !== last) return 'changed';
+	return page.records.length === 1 ? 'unchanged' : 'appended';
+}
+
+type NewEnd =
+	| { kind: 'read'; candidates: Candidate[]; listed: string; pages: number }
+	| { kind: 'stopped'; candidates: Candidate[]; pages: number }
+	| { kind: 'unsure'; pages: number };
+
+/**
+ * Reads a day from the first entry after the ones held (`known`: `<entries>:<last digest>`, every one of them
+ * handled). Each entry there is new, unless its digest is held already: a record listed twice (or one that moved),
+ * which only the whole day can count, so the scan answers 'unsure'. Between full reads (every 6 hours) the entries
+ * held are trusted as the probe trusts them.
+ */
+async function readNewEnd(
+	client: MessagingClient,
+	day: string,
+	known: string,
+	seen: SeenSet,
+	limits: { cap: number; deadline: number; pagesLeft: number },
+): Promise<NewEnd> {
+	const start = heldEntries(known);
+	const candidates: Candidate[] = [];
+	let lastKey = '';
+	let pages = 0;
+	for (let offset = start; ;) {
+		if (pages >= limits.pagesLeft || (pages > 0 && Date.now() > limits.deadline))
+			return { kind: 'stopped', candidates, pages };
+		const page = await fetchUnsubscribePage(client, day, offset);
+		pages++;
+		for (const record of page.records) {
+			const event = listUnsubscribe(record);
+			if (seen.count(day, event.key) > 0) return { kind: 'unsure', pages };
+			lastKey = event.key;
+			candidates.push({ ...event, bucket: day });
+			// One beyond the cap proves something is left (as in the full read).
+			if (candidates.length > limits.cap) return { kind: 'stopped', candidates, pages };
+		}
+		offset += page.records.length;
+		if (page.records.length < PAGE_SIZE) break;
+	}
+	// The list moved between the probe and this read (the new end is gone): the whole day decides.
+	if (candidates.length === 0) return { kind: 'unsure', pages };
+	return { kind: 'read', candidates, listed: `${start + candidates.length}:${lastKey}`, pages };
 }
 
 export function finishUnsubscribes(

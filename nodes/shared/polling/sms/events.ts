@@ -2,7 +2,9 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import { apiPath, type MessagingClient } from '../../transport/client';
 import { RATE_LIMIT_ERROR_CODE } from '../../transport/errors';
-import { campaignDetailIn, dataList, phoneInfo, type SmsEventType } from '../../records/sms';
+import { campaignDetailIn, dataList, type SmsEventType } from '../../records/sms';
+import { serviceNumber } from '../../records/values';
+import { phoneToString } from '../../values/phones';
 import { LEVEL, isFinalLevel, type Level } from './state';
 
 /** GET /sms/campaigns/list?dateFrom=…: the campaigns created since `dateFrom` (`{result, data: […]}`). */
@@ -54,23 +56,27 @@ export interface CampaignPhone {
 	raw: IDataObject;
 }
 
-/** The campaign's phones sorted by number (the order levels are stored in), whatever order the service used. */
+/**
+ * The campaign's phones sorted by number (the order levels are stored in), whatever order the service used. Only
+ * what a poll needs of each phone is read here (its number, its status, whether it says cancelled): a poll goes
+ * through every phone of a campaign still delivering, and copying each record would cost as much as parsing the
+ * answer (an emitted phone's record is read in full by smsOutput). A list already in order is not sorted again.
+ */
 export function sortedPhones(detail: IDataObject): CampaignPhone[] {
 	// campaignDetailIn let only a list of records through.
-	return (detail.task_phones_info as IDataObject[])
-		.map((raw, index) => {
-			const info = phoneInfo(raw);
-			return {
-				index,
-				phone: String(info.phone),
-				status: typeof info.status === 'number' ? info.status : undefined,
-				// A cancelled campaign keeps its phones at 0 "Ready to send" and says so only in status_explain.
-				cancelled: /cancel/i.test(String(raw.status_explain ?? '')),
-				raw,
-			};
-		})
-		.sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : a.index - b.index))
-		.map(({ phone, status, cancelled, raw }) => ({ phone, status, cancelled, raw }));
+	const phones = (detail.task_phones_info as IDataObject[]).map((raw): CampaignPhone => ({
+		phone: phoneToString(raw.phone),
+		status: serviceNumber(raw.status),
+		// A cancelled campaign keeps its phones at 0 "Ready to send" and says so only in status_explain.
+		cancelled: /cancel/i.test(String(raw.status_explain ?? '')),
+		raw,
+	}));
+	for (let index = 1; index < phones.length; index++) {
+		if (phones[index - 1].phone > phones[index].phone)
+			// Array.prototype.sort is stable: equal numbers keep the service's order.
+			return phones.sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
+	}
+	return phones;
 }
 
 export interface Step {
