@@ -26,6 +26,20 @@ import type { Scenario, ScenarioResult } from '../lib/types';
 /** Tenths of the campaign: each poll sees one tenth reach Sent and the tenth before it reach a final status. */
 const SLICES = 10;
 
+/** The floor and the bookkeeping are each measured this many times; the median is shown. */
+const FLOOR_RUNS = 5;
+
+/** The median CPU (ms) of `runs` runs of `work`. */
+async function medianOf(runs: number, work: () => Promise<unknown>): Promise<number> {
+	const cpu: number[] = [];
+	for (let run = 0; run < runs; run++) {
+		// Garbage left by the polls would otherwise be collected during (and charged to) the run.
+		collectGarbage();
+		cpu.push((await measured(work)).cpuMs);
+	}
+	return median(cpu);
+}
+
 const phoneAt = (index: number) => `3806${String(10_000_000 + index).padStart(8, '0')}`;
 
 export interface BigCampaignPoll {
@@ -124,7 +138,7 @@ async function follow(
 		);
 	}
 	// What any poller pays for the same read: each campaign's details GET and parsed, in this process.
-	const raw = await measured(async () => {
+	const raw = await medianOf(FLOOR_RUNS, async () => {
 		let bytes = 0;
 		for (const { id } of created) {
 			const text = await sandbox.call('GET', `/sms/campaigns/info/${id}`);
@@ -138,7 +152,7 @@ async function follow(
 			data: IDataObject;
 		}>
 	)[0].data;
-	const bookkeeping = await measured(async () => {
+	const bookkeeping = await medianOf(FLOOR_RUNS, async () => {
 		const sorted = sortedPhones(detail);
 		const digest = phoneListDigest(sorted.map((phone) => phone.phone));
 		const levels: string[] = sorted.map(() => LEVEL.sent);
@@ -151,9 +165,8 @@ async function follow(
 		rows,
 		emitted,
 		unique: seen.size,
-		rawReadCpuMs: raw.cpuMs,
-		rawReadBytes: raw.value,
-		bookkeepingCpuMs: bookkeeping.cpuMs * campaigns,
+		rawReadCpuMs: raw,
+		bookkeepingCpuMs: bookkeeping * campaigns,
 	};
 }
 
@@ -258,7 +271,7 @@ export const smsBigCampaign: Scenario = {
 			setup: [
 				`One campaign of ${single.map((run) => int(run.phones)).join(' / ')} phones${ten ? `, and ${ten.campaigns} campaigns of ${int(ten.phones)} at once` : ''} (Send to Numbers through the sandbox's API), created after the Messaging SMS Trigger (Sent, Delivered, Not Delivered; Max Events per Poll above the campaigns' statuses) was activated. Before each poll a tenth of each campaign's phones reaches Sent and the tenth before it its final status (one in 50 Not delivered), so the phones still unsettled fall by a tenth a poll; ${SLICES + 2} polls until one finds the campaigns finished.`,
 				"In the bench process through n8n-core's PollTriggerExecutor and PollContext (test/harness/poll-harness.ts), static data kept between polls as n8n keeps it. The sandbox (rate limit off) runs in a child process: CPU = user + system time of the bench process during the poll, the trigger and n8n-core only. Peak memory = the highest resident memory sampled every 5 ms during the poll, over the resident memory before it (garbage collected before each poll).",
-				`Beside it, per size: the do-it-yourself poller (Schedule Trigger + HTTP Request) reads the same details every poll; its floor: each campaign's details GET and JSON-parsed in the bench process, no n8n, nothing remembered (its own deduplication would come on top). And the trigger's own bookkeeping of the phones alone (sorting them, their digest, one level step each; the built code run on the parsed details, per campaign, times the campaigns). The machine is shared (2 cores): load average ${load.range()} during the runs.`,
+				`Beside it, per size: the do-it-yourself poller (Schedule Trigger + HTTP Request) reads the same details every poll; its floor: each campaign's details GET and JSON-parsed in the bench process, no n8n, nothing remembered (its own deduplication would come on top). And the trigger's own bookkeeping of the phones alone (sorting them, their digest, one level step each; the built code run on the parsed details of one campaign, times the campaigns). Both after the polls, the median of ${FLOOR_RUNS} runs, garbage collected before each. The machine is shared (2 cores): load average ${load.range()} during the runs.`,
 			],
 			tables: [
 				{
