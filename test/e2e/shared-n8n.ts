@@ -82,9 +82,12 @@ async function all<T>(n8n: N8nInstance, path: string): Promise<T[]> {
 /**
  * n8n 2.x unpublishes in the background: a delete right after the deactivation can answer 409 "Workflow is still
  * being unpublished. Please try again in a few moments." (seen after the polling triggers), so a 409 is asked again.
+ * For up to 3 minutes: a workflow whose activation keeps failing (webhook-trigger.e2e.ts's trigger without a webhook
+ * id) is unpublished only once the publication job holding it lets go, and n8n 2.40.7 leases such a job for 2
+ * minutes (`publicationOutboxLeaseSeconds`) and polls its outbox every 15 s; a 60-second wait ran out once in CI.
  */
 async function deleteWorkflow(n8n: N8nInstance, id: string): Promise<void> {
-	const deadline = Date.now() + 60_000;
+	const deadline = Date.now() + 180_000;
 	for (;;) {
 		try {
 			await n8n.api('DELETE', `/workflows/${id}`);
