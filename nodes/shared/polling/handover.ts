@@ -1,4 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { copyJson } from '../values/objects';
 
 /**
  * n8n 2.x with durable poll cursors (N8N_POLLER_DURABLE_CURSORS_ENABLED) gives a poll a copy of the node's static
@@ -61,7 +62,7 @@ export function settleHandover<S>(
 	// n8n's own static data (observable, saved with the workflow) keeps the state already; a per-poll copy does not.
 	const perPollCopy = !('__dataChanged' in stored);
 	if (!outcome.ownState && !outcome.emitted && perPollCopy && state !== undefined) {
-		global[key] = JSON.parse(JSON.stringify(state)) as IDataObject;
+		global[key] = copyJson(state) as IDataObject;
 	} else if (global[key] !== undefined) {
 		delete global[key];
 	}

@@ -35,3 +35,34 @@ export function quoteValue(value: unknown): string {
 	}
 	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/**
+ * The copy `JSON.parse(JSON.stringify(value))` gives of JSON-shaped data, without writing the text out: objects and
+ * lists are copied, texts shared (they cannot change), and what JSON drops or turns into null is dropped or null
+ * here too. A trigger's state is copied in and out on every poll; at 1.8 MB of digests (100,000 bounces and 100,000
+ * unsubscribes in a day) the round trip through text cost ~25 ms of an idle poll.
+ */
+export function copyJson(value: unknown): unknown {
+	return copyJsonValue(value);
+}
+
+function copyJsonValue(value: unknown): unknown {
+	if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+	// JSON writes -0 as 0 and has no NaN or Infinity.
+	if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : null;
+	if (Array.isArray(value))
+		return value.map((entry) => (isDroppedByJson(entry) ? null : copyJsonValue(entry)));
+	if (typeof value === 'object') {
+		const withToJson = value as { toJSON?: () => unknown };
+		if (typeof withToJson.toJSON === 'function') return copyJsonValue(withToJson.toJSON());
+		const copy: Record<string, unknown> = {};
+		for (const [key, entry] of Object.entries(value)) {
+			if (!isDroppedByJson(entry)) copy[key] = copyJsonValue(entry);
+		}
+		return copy;
+	}
+	return undefined;
+}
+
+const isDroppedByJson = (value: unknown) =>
+	value === undefined || typeof value === 'function' || typeof value === 'symbol';

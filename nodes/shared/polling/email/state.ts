@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isServiceTime } from '../../values/serviceTime';
-import { isRecord, kindOf } from '../../values/objects';
+import { copyJson, isRecord, kindOf } from '../../values/objects';
 import type { Handover } from '../handover';
 
 /**
@@ -141,7 +141,7 @@ export function readState(stored: IDataObject): StoredState {
 	)
 		return { kind: 'damaged', reason: 'the waiting warnings are not a list of texts' };
 
-	const copy = JSON.parse(JSON.stringify(candidate)) as TriggerState;
+	const copy = copyJson(candidate) as TriggerState;
 	const damage: Partial<Record<EventType, string>> = {};
 	if (copy.bounce !== undefined) {
 		const problem = bounceProblem(copy.bounce);
@@ -210,7 +210,7 @@ export const emailHandover: Handover<StoredState & { kind: 'valid' }> = {
 
 /** Replaces the trigger's state in place (n8n saves the object it handed out, so it must be mutated, not replaced). */
 export function writeState(stored: IDataObject, state: TriggerState): void {
-	stored[STATE_KEY] = JSON.parse(JSON.stringify(state)) as IDataObject;
+	stored[STATE_KEY] = copyJson(state) as IDataObject;
 }
 
 /** A short digest of an event's composite key (every field of the record, in a fixed order). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
-import { isRecord } from '../../values/objects';
+import { copyJson, isRecord } from '../../values/objects';
 import type { Handover } from '../handover';
 
 /**
@@ -134,7 +134,7 @@ export function readSmsState(stored: IDataObject): StoredSmsState {
 		)
 	)
 		return { kind: 'damaged', reason: 'bad warnings' };
-	const state = JSON.parse(JSON.stringify(candidate)) as SmsState;
+	const state = copyJson(candidate) as SmsState;
 	const damagedCampaigns: Record<string, string> = {};
 	for (const [id, value] of Object.entries(state.campaigns)) {
 		const problem = campaignProblem(id, value);
@@ -159,7 +159,7 @@ export const smsHandover: Handover<SmsState> = {
 
 /** Writes the SMS state under its key, leaving the other keys (the email events' state) alone. */
 export function writeSmsState(stored: IDataObject, state: SmsState): void {
-	stored[SMS_STATE_KEY] = JSON.parse(JSON.stringify(state)) as IDataObject;
+	stored[SMS_STATE_KEY] = copyJson(state) as IDataObject;
 }
 
 /** Digest of a sorted phone list (12 base64url characters, 72 bits). */
