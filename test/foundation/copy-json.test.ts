@@ -12,7 +12,10 @@ describe('copyJson: what JSON.parse(JSON.stringify(value)) gives', () => {
 		events: 'bounce,unsubscribe',
 		lastPollAt: 1_795_800_000_000,
 		warnings: ['one', 'two'],
-		bounce: { seen: { '2026-11-27T10': 'AbCdEfGhIjKl'.repeat(1_000) }, seconds: undefined },
+		bounce: {
+			seen: { '2026-11-27T10': 'AbCdEfGhIjKl'.repeat(1_000) } as Record<string, string>,
+			seconds: undefined,
+		},
 		unsubscribe: { listed: { '2026-11-27': '2500:XyZ' }, fullReadAt: null },
 		nested: [[1, 2.5, -0], { deep: { deeper: [true, false] } }],
 	};
